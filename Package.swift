@@ -1,0 +1,65 @@
+// swift-tools-version: 6.0
+import CompilerPluginSupport
+import Foundation
+import PackageDescription
+
+/// The toolchain's own swift-syntax modules (`<toolchain>/usr/lib/swift/host`), found from the
+/// `swiftc` on PATH, so the macro plugin builds without fetching the swift-syntax package.
+let toolchainHostLibraries: String = {
+  let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+  for directory in path.split(separator: ":") {
+    let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("swiftc")
+    guard FileManager.default.fileExists(atPath: candidate.path) else { continue }
+    let toolchainBin = candidate.resolvingSymlinksInPath().deletingLastPathComponent()
+    return toolchainBin.deletingLastPathComponent().appendingPathComponent("lib/swift/host").path
+  }
+  return "/usr/lib/swift/host"
+}()
+
+let package = Package(
+  name: "StoreHost",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "Composable", targets: ["Composable"]),
+    .library(name: "ComposableArchitecture", targets: ["ComposableArchitecture"]),
+    .library(name: "ComposableTesting", targets: ["ComposableTesting"]),
+    .library(name: "HTTP", targets: ["HTTP"]),
+    .library(name: "StoreHost", targets: ["StoreHost"]),
+    .executable(name: "storehost", targets: ["storehost"]),
+  ],
+  targets: [
+    // Layer 1: the architecture. No I/O, no macros: usable by any Swift program.
+    .target(name: "Composable"),
+    .macro(
+      name: "ComposableMacrosPlugin",
+      swiftSettings: [.unsafeFlags(["-I", toolchainHostLibraries])],
+      linkerSettings: [
+        .unsafeFlags([
+          "-L", toolchainHostLibraries, "-Xlinker", "-rpath", "-Xlinker", toolchainHostLibraries,
+        ])
+      ]
+    ),
+    // `Composable` plus the `@Reducer` / `@CasePathable` / `@ObservableState` macros.
+    .target(name: "ComposableArchitecture", dependencies: ["Composable", "ComposableMacrosPlugin"]),
+    // Layer 2: TestStore for XCTest and Swift Testing.
+    .target(name: "ComposableTesting", dependencies: ["Composable"]),
+    // Layer 3: HTTP/1.1 on the system's sockets. Knows nothing about stores.
+    .target(name: "CSystemShim"),
+    .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+    .target(name: "HTTP", dependencies: ["CSystemShim", "COpenSSL"]),
+    // Layer 4: sessions hosting root stores behind the wire protocol.
+    .target(name: "StoreHost", dependencies: ["Composable", "HTTP", "COpenSSL"]),
+    // Layer 5: the demo features and the `storehost` command.
+    .target(name: "StoreHostDemo", dependencies: ["ComposableArchitecture"]),
+    .executableTarget(name: "storehost", dependencies: ["StoreHost", "StoreHostDemo"]),
+    .executableTarget(
+      name: "ComposableBenchmarks", dependencies: ["ComposableArchitecture"], path: "Benchmarks/ComposableBenchmarks"),
+
+    .testTarget(name: "ComposableTests", dependencies: ["Composable"]),
+    .testTarget(name: "ComposableArchitectureTests", dependencies: ["ComposableArchitecture", "ComposableTesting"]),
+    .testTarget(name: "ComposableTestingTests", dependencies: ["ComposableArchitecture", "ComposableTesting"]),
+    .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
+    .testTarget(name: "StoreHostTests", dependencies: ["StoreHost", "StoreHostDemo", "ComposableTesting"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

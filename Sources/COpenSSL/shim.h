@@ -1,0 +1,9 @@
+#ifndef COPENSSL_SHIM_H
+#define COPENSSL_SHIM_H
+#include <openssl/ssl.h>
+#include <openssl/err.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+#include <openssl/evp.h>
+#include <openssl/crypto.h>
+#endif

@@ -1,0 +1,38 @@
+/// A pair of functions that embed a value in an enum case and extract it back out.
+///
+/// ``CaseKeyPath`` is how users name a case; reducers and stores turn it into an
+/// `AnyCasePath` once, at construction, and call these closures on the hot path.
+public struct AnyCasePath<Root, Value>: Sendable {
+  let _embed: @Sendable (Value) -> Root
+  let _extract: @Sendable (Root) -> Value?
+
+  /// Creates a case path from an embed function (usually the case itself) and an extractor.
+  public init(
+    embed: @escaping @Sendable (Value) -> Root,
+    extract: @escaping @Sendable (Root) -> Value?
+  ) {
+    self._embed = embed
+    self._extract = extract
+  }
+
+  /// Resolves a case key path such as `\.counter` into its embed and extract functions.
+  public init(_ keyPath: CaseKeyPath<Root, Value>) {
+    let resolved = Case<Root>()[keyPath: keyPath]
+    self._embed = { resolved.embed($0) as! Root }
+    self._extract = { resolved.extract(from: $0) }
+  }
+
+  /// Wraps `value` in the case.
+  public func embed(_ value: Value) -> Root { _embed(value) }
+
+  /// The case's payload, or `nil` when `root` is another case.
+  public func extract(from root: Root) -> Value? { _extract(root) }
+
+  /// A path through this case and then `next`.
+  public func appending<Next>(_ next: AnyCasePath<Value, Next>) -> AnyCasePath<Root, Next> {
+    AnyCasePath<Root, Next>(
+      embed: { self.embed(next.embed($0)) },
+      extract: { self.extract(from: $0).flatMap(next.extract(from:)) }
+    )
+  }
+}

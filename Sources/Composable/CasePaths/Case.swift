@@ -1,0 +1,47 @@
+/// The value a ``CaseKeyPath`` points into: a case of some root enum, seen as a payload of
+/// type `Value`. Member lookup on `Case<Action>` yields the cases of `Action`, so `\.counter`
+/// and `\.counter.incrementButtonTapped` are ordinary key paths.
+@dynamicMemberLookup
+public struct Case<Value>: Sendable {
+  fileprivate let _embed: @Sendable (Value) -> Any
+  fileprivate let _extract: @Sendable (Any) -> Value?
+
+  /// The identity case: the root itself.
+  public init() {
+    self._embed = { $0 }
+    self._extract = { $0 as? Value }
+  }
+
+  fileprivate init(
+    embed: @escaping @Sendable (Value) -> Any,
+    extract: @escaping @Sendable (Any) -> Value?
+  ) {
+    self._embed = embed
+    self._extract = extract
+  }
+
+  /// Wraps `value` into the root enum, erased.
+  public func embed(_ value: Value) -> Any { _embed(value) }
+
+  /// The payload of this case inside `root`, or `nil`.
+  public func extract(from root: Any) -> Value? { _extract(root) }
+}
+
+extension Case where Value: CasePathable {
+  /// The case of `Value` named by `keyPath`, relative to the same root.
+  public subscript<Member>(
+    dynamicMember keyPath: KeyPath<Value.AllCasePaths, AnyCasePath<Value, Member>>
+  ) -> Case<Member> {
+    appending(Value.allCasePaths[keyPath: keyPath])
+  }
+}
+
+extension Case {
+  fileprivate func appending<Member>(_ path: AnyCasePath<Value, Member>) -> Case<Member> {
+    let (embedValue, extractValue) = (_embed, _extract)
+    return Case<Member>(
+      embed: { embedValue(path.embed($0)) },
+      extract: { extractValue($0).flatMap(path.extract(from:)) }
+    )
+  }
+}

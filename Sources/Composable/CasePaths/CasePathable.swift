@@ -1,0 +1,51 @@
+/// An enum whose cases can be named with key paths, as in `\Action.Cases.counter`, written
+/// `\.counter` wherever a ``CaseKeyPath`` is expected.
+///
+/// `@CasePathable` (in `ComposableArchitecture`) writes the conformance. Without the macro,
+/// write it by hand:
+///
+/// ```swift
+/// extension Action: CasePathable {
+///   struct AllCasePaths {
+///     var counter: AnyCasePath<Action, Counter.Action> {
+///       AnyCasePath(embed: Action.counter) { if case let .counter(v) = $0 { v } else { nil } }
+///     }
+///   }
+///   static var allCasePaths: AllCasePaths { AllCasePaths() }
+/// }
+/// ```
+public protocol CasePathable {
+  /// A type with one property per case, each an ``AnyCasePath`` from `Self` to its payload.
+  associatedtype AllCasePaths
+  /// The case paths of every case.
+  static var allCasePaths: AllCasePaths { get }
+}
+
+/// A key path to an enum case: `\.counter`, `\.todos.element`. Embeds a payload with
+/// `callAsFunction` and extracts it with ``extract(from:)``-style helpers.
+public typealias CaseKeyPath<Root, Value> = KeyPath<Case<Root>, Case<Value>>
+
+extension CasePathable {
+  /// The payload of the case `keyPath` names, or `nil` when `self` is another case.
+  public subscript<Value>(case keyPath: CaseKeyPath<Self, Value>) -> Value? {
+    AnyCasePath(keyPath).extract(from: self)
+  }
+
+  /// Whether `self` is the case `keyPath` names.
+  public func `is`<Value>(_ keyPath: CaseKeyPath<Self, Value>) -> Bool {
+    self[case: keyPath] != nil
+  }
+}
+
+extension _AppendKeyPath {
+  /// Embeds `value` in the case this key path names: `(\Action.Cases.counter)(.incrementButtonTapped)`.
+  public func callAsFunction<Root, Value>(_ value: Value) -> Root
+  where Self == CaseKeyPath<Root, Value> {
+    AnyCasePath(self).embed(value)
+  }
+
+  /// Builds the case this key path names when it carries no payload.
+  public func callAsFunction<Root>() -> Root where Self == CaseKeyPath<Root, Void> {
+    AnyCasePath(self).embed(())
+  }
+}
