@@ -1,0 +1,102 @@
+import Synchronization
+
+/// A clock that moves only when the test says so: `await clock.advance(by: .seconds(1))`.
+///
+/// Sleepers wake in deadline order as time is advanced past their deadlines, so a test can
+/// drive timers, debounces and timeouts step by step.
+public final class TestClock: Clock, Sendable {
+  public typealias Instant = ClockInstant
+
+  private struct Sleeper {
+    let id: UInt64
+    let deadline: Instant
+    let continuation: CheckedContinuation<Void, any Error>
+  }
+
+  private struct Timeline {
+    var now = Instant()
+    var nextID: UInt64 = 0
+    var sleepers: [Sleeper] = []
+  }
+
+  private let timeline = Mutex(Timeline())
+
+  public init() {}
+
+  public var now: Instant { timeline.withLock { $0.now } }
+  public var minimumResolution: Duration { .zero }
+
+  public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    let id = timeline.withLock { timeline in
+      defer { timeline.nextID += 1 }
+      return timeline.nextID
+    }
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        let resumeNow: Bool = timeline.withLock { timeline in
+          if Task.isCancelled || deadline <= timeline.now { return true }
+          timeline.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+          return false
+        }
+        if resumeNow {
+          if Task.isCancelled {
+            continuation.resume(throwing: CancellationError())
+          } else {
+            continuation.resume()
+          }
+        }
+      }
+    } onCancel: {
+      let sleeper = timeline.withLock { timeline -> Sleeper? in
+        guard let index = timeline.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+        return timeline.sleepers.remove(at: index)
+      }
+      sleeper?.continuation.resume(throwing: CancellationError())
+    }
+  }
+
+  /// Moves time forward by `duration`, waking every sleeper whose deadline passes, earliest
+  /// first, and giving woken tasks a chance to run (and sleep again) before going on.
+  public func advance(by duration: Duration = .zero) async {
+    let target = now.advanced(by: duration)
+    await advance(to: target)
+  }
+
+  /// Moves time forward to `deadline`; see ``advance(by:)``.
+  public func advance(to deadline: Instant) async {
+    await settle()
+    while true {
+      let due: Sleeper? = timeline.withLock { timeline in
+        guard
+          let index = timeline.sleepers.indices.min(by: {
+            timeline.sleepers[$0].deadline < timeline.sleepers[$1].deadline
+          }),
+          timeline.sleepers[index].deadline <= deadline
+        else { return nil }
+        let sleeper = timeline.sleepers.remove(at: index)
+        timeline.now = max(timeline.now, sleeper.deadline)
+        return sleeper
+      }
+      guard let due else { break }
+      due.continuation.resume()
+      await settle()
+    }
+    timeline.withLock { $0.now = max($0.now, deadline) }
+    await settle()
+  }
+
+  /// Advances until no sleeper is left.
+  public func run() async {
+    while let next = timeline.withLock({ $0.sleepers.map(\.deadline).min() }) {
+      await advance(to: next)
+    }
+  }
+
+  /// The number of tasks sleeping on this clock.
+  public var sleeperCount: Int { timeline.withLock { $0.sleepers.count } }
+
+  /// Yields repeatedly so that tasks woken by this clock run until they block again.
+  private func settle() async {
+    for _ in 0..<200 { await Task.yield() }
+  }
+}

@@ -1,0 +1,21 @@
+/// Reads a dependency of the current task: `@Dependency(\.uuid) var uuid`.
+///
+/// The value is looked up each time it is read, so a reducer and the effects it returns
+/// see the dependencies of the store that runs them.
+@propertyWrapper
+public struct Dependency<Value>: Sendable {
+  private let keyPath: KeyPath<DependencyValues, Value> & Sendable
+
+  /// A dependency at `keyPath` of ``DependencyValues``.
+  public init(_ keyPath: KeyPath<DependencyValues, Value> & Sendable) {
+    self.keyPath = keyPath
+  }
+
+  /// The dependency's current value.
+  public var wrappedValue: Value {
+    let values = DependencyValues.current
+    guard values.context == .test else { return values[keyPath: keyPath] }
+    let name = "@Dependency(\\.\("\(keyPath)".split(separator: ".").dropFirst().joined(separator: ".")))"
+    return DependencyValues.$accessedName.withValue(name) { values[keyPath: keyPath] }
+  }
+}

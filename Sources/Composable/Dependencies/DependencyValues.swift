@@ -1,0 +1,65 @@
+/// The dependencies visible to the current task: the values of every ``DependencyKey``,
+/// with overrides.
+///
+/// Stores run their reducers and effects with their own dependency values, so overriding a
+/// dependency for one store (`Store(initialState:reducer:withDependencies:)`) never affects
+/// another. Read a dependency with ``Dependency``; override with ``withDependencies(_:operation:)-4xyl8``.
+public struct DependencyValues: Sendable {
+  /// The dependencies of the current task.
+  @TaskLocal public static var current = DependencyValues()
+
+  /// Set while a ``Dependency`` property is read in a test, to name it in reports.
+  @TaskLocal static var accessedName: String?
+
+  private var overrides: [ObjectIdentifier: any Sendable] = [:]
+
+  /// Whether keys give their live or their test values.
+  public var context: DependencyContext = .live
+
+  /// Dependency values with no overrides, in the live context.
+  public init() {}
+
+  /// The value for `key`: an override when there is one, else the key's value for the context.
+  public subscript<Key: DependencyKey>(key: Key.Type) -> Key.Value {
+    get {
+      if let value = overrides[ObjectIdentifier(key)] {
+        return value as! Key.Value
+      }
+      return context == .test ? Key.testValue : Key.liveValue
+    }
+    set {
+      overrides[ObjectIdentifier(key)] = newValue
+    }
+  }
+
+  /// These values with `other`'s overrides on top, in `other`'s context.
+  func merging(_ other: DependencyValues) -> DependencyValues {
+    var merged = self
+    merged.overrides.merge(other.overrides) { _, new in new }
+    merged.context = other.context
+    return merged
+  }
+}
+
+/// Runs `operation` with dependencies changed by `update`; tasks it creates inherit them.
+@discardableResult
+public func withDependencies<Result>(
+  _ update: (inout DependencyValues) throws -> Void,
+  operation: () throws -> Result
+) rethrows -> Result {
+  var values = DependencyValues.current
+  try update(&values)
+  return try DependencyValues.$current.withValue(values, operation: operation)
+}
+
+/// Runs async `operation` with dependencies changed by `update`.
+@discardableResult
+public func withDependencies<Result>(
+  isolation: isolated (any Actor)? = #isolation,
+  _ update: (inout DependencyValues) throws -> Void,
+  operation: () async throws -> Result
+) async rethrows -> Result {
+  var values = DependencyValues.current
+  try update(&values)
+  return try await DependencyValues.$current.withValue(values, operation: operation)
+}

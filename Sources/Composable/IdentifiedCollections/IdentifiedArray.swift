@@ -1,0 +1,201 @@
+/// An ordered collection of identifiable elements with O(1) lookup by id.
+///
+/// ```swift
+/// var todos: IdentifiedArrayOf<Todo.State> = []
+/// todos.append(Todo.State(id: uuid(), title: "Milk"))
+/// todos[id: id]?.isComplete = true
+/// ```
+///
+/// Encodes as a JSON array of its elements.
+public struct IdentifiedArray<ID: Hashable, Element> {
+  private let id: KeyPath<Element, ID> & Sendable
+  /// The elements, in order.
+  public private(set) var elements: [Element]
+  /// The position of each element, by id.
+  private var positions: [ID: Int]
+
+  /// An array identified by `id`, holding `elements` (later duplicates of an id are dropped).
+  public init(uniqueElements elements: some Sequence<Element>, id: KeyPath<Element, ID> & Sendable) {
+    self.id = id
+    self.elements = []
+    self.positions = [:]
+    for element in elements { append(element) }
+  }
+
+  /// The ids, in order.
+  public var ids: [ID] { elements.map { $0[keyPath: id] } }
+
+  /// The element with `id`, or `nil`. Setting `nil` removes it; setting a value for a
+  /// missing id appends it.
+  public subscript(id id: ID) -> Element? {
+    get { positions[id].map { elements[$0] } }
+    set {
+      if let newValue {
+        precondition(newValue[keyPath: self.id] == id, "The element's id must equal the subscript's id.")
+        if let index = positions[id] {
+          elements[index] = newValue
+        } else {
+          append(newValue)
+        }
+      } else {
+        remove(id: id)
+      }
+    }
+  }
+
+  /// The index of the element with `id`.
+  public func index(id: ID) -> Int? { positions[id] }
+
+  /// Adds `element` at the end, unless an element with its id is present.
+  /// - Returns: Whether it was added, and the element's index.
+  @discardableResult
+  public mutating func append(_ element: Element) -> (inserted: Bool, index: Int) {
+    let elementID = element[keyPath: id]
+    if let index = positions[elementID] { return (false, index) }
+    elements.append(element)
+    positions[elementID] = elements.count - 1
+    return (true, elements.count - 1)
+  }
+
+  /// Adds `newElements` at the end, skipping ids already present.
+  public mutating func append(contentsOf newElements: some Sequence<Element>) {
+    for element in newElements { append(element) }
+  }
+
+  /// Inserts `element` at `index`, unless an element with its id is present.
+  @discardableResult
+  public mutating func insert(_ element: Element, at index: Int) -> (inserted: Bool, index: Int) {
+    let elementID = element[keyPath: id]
+    if let existing = positions[elementID] { return (false, existing) }
+    elements.insert(element, at: index)
+    reindex(from: index)
+    return (true, index)
+  }
+
+  /// Removes and returns the element with `id`.
+  @discardableResult
+  public mutating func remove(id: ID) -> Element? {
+    guard let index = positions[id] else { return nil }
+    return remove(at: index)
+  }
+
+  /// Removes and returns the element at `index`.
+  @discardableResult
+  public mutating func remove(at index: Int) -> Element {
+    let element = elements.remove(at: index)
+    positions[element[keyPath: id]] = nil
+    reindex(from: index)
+    return element
+  }
+
+  /// Removes the elements at `offsets`.
+  public mutating func remove(atOffsets offsets: some Sequence<Int>) {
+    for index in Set(offsets).sorted(by: >) { remove(at: index) }
+  }
+
+  /// Removes every element for which `shouldBeRemoved` is true.
+  public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+    try elements.removeAll(where: shouldBeRemoved)
+    reindex(from: 0)
+  }
+
+  /// Removes every element.
+  public mutating func removeAll() {
+    elements.removeAll()
+    positions.removeAll()
+  }
+
+  /// Moves the elements at `source` so they start before `destination`.
+  public mutating func move(fromOffsets source: some Sequence<Int>, toOffset destination: Int) {
+    let source = Set(source)
+    let moving = source.sorted().map { elements[$0] }
+    let before = elements.indices.filter { $0 < destination && !source.contains($0) }.map { elements[$0] }
+    let after = elements.indices.filter { $0 >= destination && !source.contains($0) }.map { elements[$0] }
+    elements = before + moving + after
+    reindex(from: 0)
+  }
+
+  /// Sorts the elements in place.
+  public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
+    try elements.sort(by: areInIncreasingOrder)
+    reindex(from: 0)
+  }
+
+  private mutating func reindex(from start: Int) {
+    for index in start..<elements.count { positions[elements[index][keyPath: id]] = index }
+  }
+}
+
+/// An ``IdentifiedArray`` of `Identifiable` elements.
+public typealias IdentifiedArrayOf<Element: Identifiable> = IdentifiedArray<Element.ID, Element>
+
+extension IdentifiedArray where Element: Identifiable, ID == Element.ID {
+  /// An array of `elements`, identified by their `id`.
+  public init(uniqueElements elements: some Sequence<Element>) {
+    self.init(uniqueElements: elements, id: \.id)
+  }
+
+  /// An empty array.
+  public init() {
+    self.init(uniqueElements: [])
+  }
+}
+
+extension IdentifiedArray: ExpressibleByArrayLiteral where Element: Identifiable, ID == Element.ID {
+  public init(arrayLiteral elements: Element...) {
+    self.init(uniqueElements: elements)
+  }
+}
+
+extension IdentifiedArray: RandomAccessCollection {
+  public var startIndex: Int { elements.startIndex }
+  public var endIndex: Int { elements.endIndex }
+
+  /// The element at `position`. Setting must keep the element's id.
+  public subscript(position: Int) -> Element {
+    get { elements[position] }
+    set {
+      precondition(
+        newValue[keyPath: id] == elements[position][keyPath: id],
+        "An element set by index must keep its id; use subscript(id:) to replace it.")
+      elements[position] = newValue
+    }
+  }
+}
+
+extension IdentifiedArray: MutableCollection {}
+
+extension IdentifiedArray: Equatable where Element: Equatable {
+  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.elements == rhs.elements }
+}
+
+extension IdentifiedArray: Hashable where Element: Hashable {
+  public func hash(into hasher: inout Hasher) { hasher.combine(elements) }
+}
+
+extension IdentifiedArray: Sendable where ID: Sendable, Element: Sendable {}
+
+extension IdentifiedArray: CustomStringConvertible {
+  public var description: String { elements.description }
+}
+
+extension IdentifiedArray: Encodable where Element: Encodable {
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(elements)
+  }
+}
+
+extension IdentifiedArray: Decodable where Element: Decodable & Identifiable, ID == Element.ID {
+  /// Decodes a JSON array; an id that appears twice is a data error.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    let elements = try container.decode([Element].self)
+    self.init(uniqueElements: elements)
+    if count != elements.count {
+      throw DecodingError.dataCorruptedError(
+        in: container, debugDescription: "The array has elements with the same id.")
+    }
+  }
+}
+

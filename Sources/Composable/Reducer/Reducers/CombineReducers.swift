@@ -1,0 +1,20 @@
+/// Groups reducers so that an operator such as `.ifLet` applies to all of them at once.
+///
+/// ```swift
+/// CombineReducers {
+///   Reduce { state, action in ... }
+///   BindingReducer()
+/// }
+/// .ifLet(\.child, action: \.child) { Child() }
+/// ```
+public struct CombineReducers<State, Action, Reducers: Reducer<State, Action>>: Reducer {
+  let reducers: Reducers
+
+  public init(@ReducerBuilder<State, Action> _ build: () -> Reducers) {
+    self.reducers = build()
+  }
+
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    reducers.reduce(into: &state, action: action)
+  }
+}

@@ -1,0 +1,206 @@
+import Synchronization
+
+/// The core of a root store: owns the state, reduces one action at a time under a lock, and
+/// runs effects in tasks it can cancel by id. Everything mutable is guarded by `lock`.
+final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action>, @unchecked Sendable {
+  private let lock = Mutex(())
+  private let reduce: (inout State, Action) -> Effect<Action>
+  private let dependencies: DependencyValues
+  private let isDuplicate: (@Sendable (State, State) -> Bool)?
+
+  private var state: State
+  private var version = 0
+  private var isTornDown = false
+  /// Actions waiting in the current `send`: the sent one, then those of `.send` effects.
+  private var queue: [Action] = []
+  /// Tasks started by the current `send`.
+  private var started: [Task<Void, Never>] = []
+  private var effects = EffectTasks()
+  private var observers: [UInt64: @Sendable (StoreSnapshot<State>) -> Void] = [:]
+  private var nextObserverID: UInt64 = 0
+
+  init(
+    initialState: State,
+    reducer: some Reducer<State, Action>,
+    dependencies: DependencyValues,
+    isDuplicate: (@Sendable (State, State) -> Bool)?
+  ) {
+    self.state = initialState
+    self.reduce = reducer.reduce(into:action:)
+    self.dependencies = dependencies
+    self.isDuplicate = isDuplicate
+  }
+
+  override func send(_ action: Action) -> StoreTask {
+    lock.withLock { _ in
+      guard !isTornDown else { return StoreTask(tasks: []) }
+      let previous: State? = isDuplicate == nil ? nil : state
+      queue.append(action)
+      var index = 0
+      DependencyValues.$current.withValue(dependencies) {
+        while index < queue.count {
+          let effect = reduce(&state, queue[index])
+          index += 1
+          start(effect, cancelIDs: [])
+        }
+      }
+      queue.removeAll(keepingCapacity: true)
+      if let previous, let isDuplicate, isDuplicate(previous, state) {
+      } else {
+        version += 1
+        if !observers.isEmpty {
+          let snapshot = StoreSnapshot(state: state, version: version)
+          for observer in observers.values { observer(snapshot) }
+        }
+      }
+      guard !started.isEmpty else { return StoreTask(tasks: []) }
+      defer { started.removeAll(keepingCapacity: true) }
+      return StoreTask(tasks: started)
+    }
+  }
+
+  override var snapshot: StoreSnapshot<State> {
+    lock.withLock { _ in StoreSnapshot(state: state, version: version) }
+  }
+
+  override func observe(
+    _ onChange: @escaping @Sendable (StoreSnapshot<State>) -> Void
+  ) -> StoreObservation {
+    let id = lock.withLock { _ in
+      defer { nextObserverID += 1 }
+      observers[nextObserverID] = onChange
+      onChange(StoreSnapshot(state: state, version: version))
+      return nextObserverID
+    }
+    return StoreObservation { [weak self] in
+      guard let self else { return }
+      _ = lock.withLock { _ in observers.removeValue(forKey: id) }
+    }
+  }
+
+  override func tearDown() {
+    lock.withLock { _ in
+      isTornDown = true
+      effects.cancelAll()
+    }
+  }
+
+  override var runningEffectCount: Int { lock.withLock { _ in effects.count } }
+
+  // MARK: Effects (called with `lock` held)
+
+  /// Starts `effect`: queues `.send` actions, starts tasks for async work, applies cancellations.
+  private func start(_ effect: Effect<Action>, cancelIDs: [EffectID]) {
+    switch effect.operation {
+    case .none:
+      return
+    case let .send(action):
+      queue.append(action)
+    case let .run(priority, operation):
+      started.append(spawn(priority: priority, cancelIDs: cancelIDs) { send in await operation(send) })
+    case let .merge(effects):
+      for effect in effects { start(effect, cancelIDs: cancelIDs) }
+    case let .concatenate(effects):
+      started.append(
+        spawn(priority: nil, cancelIDs: cancelIDs) { [self] send in
+          await runInTask(.concatenate(effects), cancelIDs: cancelIDs, send: send)
+        })
+    case let .cancellable(id, cancelInFlight, effect):
+      if cancelInFlight { effects.cancel(id) }
+      start(effect, cancelIDs: cancelIDs + [id])
+    case let .cancel(id):
+      effects.cancel(id)
+    }
+  }
+
+  /// Starts a task for `work`, registered under `cancelIDs`, with the store's dependencies.
+  private func spawn(
+    priority: TaskPriority?,
+    cancelIDs: [EffectID],
+    _ work: @escaping @Sendable (Send<Action>) async -> Void
+  ) -> Task<Void, Never> {
+    let taskID = effects.reserveID()
+    let send = Send<Action> { [self] action in _ = self.send(action) }
+    let task = DependencyValues.$current.withValue(dependencies) {
+      Task(priority: priority) { [self] in
+        await work(send)
+        lock.withLock { _ in effects.remove(taskID) }
+      }
+    }
+    effects.insert(task, id: taskID, cancelIDs: cancelIDs)
+    return task
+  }
+
+  // MARK: Effects inside a running task (lock not held)
+
+  /// Interprets `effect` within the current task: used for the parts of concatenated effects.
+  private func runInTask(_ effect: Effect<Action>, cancelIDs: [EffectID], send: Send<Action>) async {
+    switch effect.operation {
+    case .none:
+      return
+    case let .send(action):
+      await send(action)
+    case let .run(_, operation):
+      await operation(send)
+    case let .merge(effects):
+      await withTaskGroup(of: Void.self) { group in
+        for effect in effects {
+          group.addTask { await self.runInTask(effect, cancelIDs: cancelIDs, send: send) }
+        }
+      }
+    case let .concatenate(effects):
+      for effect in effects {
+        guard !Task.isCancelled else { return }
+        await runInTask(effect, cancelIDs: cancelIDs, send: send)
+      }
+    case let .cancellable(id, cancelInFlight, effect):
+      let task = lock.withLock { _ -> Task<Void, Never>? in
+        guard !isTornDown else { return nil }
+        if cancelInFlight { effects.cancel(id) }
+        let ids = cancelIDs + [id]
+        return spawn(priority: nil, cancelIDs: ids) { [self] send in
+          await runInTask(effect, cancelIDs: ids, send: send)
+        }
+      }
+      guard let task else { return }
+      await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+    case let .cancel(id):
+      lock.withLock { _ in effects.cancel(id) }
+    }
+  }
+}
+
+/// The running effect tasks of one root store, by task and by cancellation id.
+struct EffectTasks {
+  private var nextID: UInt64 = 0
+  private var tasks: [UInt64: (task: Task<Void, Never>, cancelIDs: [EffectID])] = [:]
+  private var byCancelID: [EffectID: Set<UInt64>] = [:]
+
+  var count: Int { tasks.count }
+
+  mutating func reserveID() -> UInt64 {
+    defer { nextID += 1 }
+    return nextID
+  }
+
+  mutating func insert(_ task: Task<Void, Never>, id: UInt64, cancelIDs: [EffectID]) {
+    tasks[id] = (task, cancelIDs)
+    for cancelID in cancelIDs { byCancelID[cancelID, default: []].insert(id) }
+  }
+
+  mutating func remove(_ id: UInt64) {
+    guard let entry = tasks.removeValue(forKey: id) else { return }
+    for cancelID in entry.cancelIDs {
+      byCancelID[cancelID]?.remove(id)
+      if byCancelID[cancelID]?.isEmpty == true { byCancelID[cancelID] = nil }
+    }
+  }
+
+  func cancel(_ cancelID: EffectID) {
+    for id in byCancelID[cancelID] ?? [] { tasks[id]?.task.cancel() }
+  }
+
+  func cancelAll() {
+    for entry in tasks.values { entry.task.cancel() }
+  }
+}

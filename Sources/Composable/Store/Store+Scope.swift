@@ -1,0 +1,50 @@
+extension Store {
+  /// A store of a child feature: its state is read through `state`, its actions are sent to
+  /// this store through `action`.
+  ///
+  /// ```swift
+  /// let counter = store.scope(state: \.counter, action: \.counter)
+  /// ```
+  public func scope<ChildState: Sendable, ChildAction: Sendable>(
+    state: KeyPath<State, ChildState> & Sendable,
+    action: CaseKeyPath<Action, ChildAction>
+  ) -> Store<ChildState, ChildAction> {
+    let casePath = AnyCasePath(action)
+    return Store<ChildState, ChildAction>(
+      core: ScopedCore(
+        parent: core, toState: { $0[keyPath: state] }, fromAction: casePath.embed),
+      parent: self)
+  }
+
+  /// A store of an optional child feature, or `nil` while its state is `nil`.
+  ///
+  /// After the child state becomes `nil`, the store keeps showing its last value.
+  public func scope<ChildState: Sendable, ChildAction: Sendable>(
+    state: KeyPath<State, ChildState?> & Sendable,
+    action: CaseKeyPath<Action, ChildAction>
+  ) -> Store<ChildState, ChildAction>? {
+    guard let initial = core.snapshot.state[keyPath: state] else { return nil }
+    let last = LastValue(initial)
+    let casePath = AnyCasePath(action)
+    return Store<ChildState, ChildAction>(
+      core: ScopedCore(
+        parent: core, toState: { last.update($0[keyPath: state]) }, fromAction: casePath.embed),
+      parent: self)
+  }
+}
+
+import Synchronization
+
+/// The last non-`nil` value seen, for stores of optional state.
+private final class LastValue<Value: Sendable>: Sendable {
+  private let value: Mutex<Value>
+
+  init(_ value: Value) { self.value = Mutex(value) }
+
+  func update(_ newValue: Value?) -> Value {
+    value.withLock { value in
+      if let newValue { value = newValue }
+      return value
+    }
+  }
+}

@@ -1,0 +1,119 @@
+/// Runs a feature: holds its state, reduces the actions sent to it one at a time, and runs
+/// the effects its reducer returns.
+///
+/// ```swift
+/// let store = Store(initialState: Counter.State()) {
+///   Counter()
+/// } withDependencies: {
+///   $0.uuid = .incrementing
+/// }
+/// store.send(.incrementButtonTapped)
+/// store.count  // 1
+/// ```
+///
+/// A store is not bound to any actor: `send` may be called from any thread or task. Each
+/// store reduces one action at a time, in order; different stores run in parallel. The
+/// effects of a root store are cancelled when it is deinitialized or torn down.
+@dynamicMemberLookup
+public final class Store<State: Sendable, Action: Sendable>: Sendable {
+  let core: StoreCore<State, Action>
+  /// The store this one was scoped from, kept alive while this one lives.
+  private let parent: (any Sendable)?
+
+  init(core: StoreCore<State, Action>, parent: (any Sendable)?) {
+    self.core = core
+    self.parent = parent
+  }
+
+  /// A root store running `reducer` from `initialState`.
+  ///
+  /// - Parameters:
+  ///   - initialState: The first state; evaluated with the store's dependencies.
+  ///   - reducer: The feature's reducer.
+  ///   - prepareDependencies: Overrides for this store's dependencies, on top of those of
+  ///     the task creating it.
+  public convenience init<R: Reducer<State, Action>>(
+    initialState: @autoclosure () -> R.State,
+    @ReducerBuilder<State, Action> reducer: () -> R,
+    withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil
+  ) {
+    self.init(
+      initialState: initialState, reducer: reducer, prepareDependencies: prepareDependencies,
+      isDuplicate: nil)
+  }
+
+  /// A root store running `reducer` from `initialState`. Because the state is `Equatable`,
+  /// an action that leaves it unchanged does not count as a new version.
+  public convenience init<R: Reducer<State, Action>>(
+    initialState: @autoclosure () -> R.State,
+    @ReducerBuilder<State, Action> reducer: () -> R,
+    withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil
+  ) where State: Equatable {
+    self.init(
+      initialState: initialState, reducer: reducer, prepareDependencies: prepareDependencies,
+      isDuplicate: { $0 == $1 })
+  }
+
+  private convenience init<R: Reducer<State, Action>>(
+    initialState: () -> R.State,
+    reducer: () -> R,
+    prepareDependencies: ((inout DependencyValues) -> Void)?,
+    isDuplicate: (@Sendable (State, State) -> Bool)?
+  ) {
+    var dependencies = DependencyValues.current
+    prepareDependencies?(&dependencies)
+    let state = DependencyValues.$current.withValue(dependencies) { initialState() }
+    self.init(
+      core: RootCore(
+        initialState: state, reducer: reducer(), dependencies: dependencies,
+        isDuplicate: isDuplicate),
+      parent: nil)
+  }
+
+  deinit {
+    if parent == nil { core.tearDown() }
+  }
+
+  /// Sends `action` to the reducer and starts the effects it returns.
+  ///
+  /// Returns once the action is reduced; the returned task tracks the effects it started.
+  @discardableResult
+  public func send(_ action: Action) -> StoreTask {
+    core.send(action)
+  }
+
+  /// Calls `body` with the current state.
+  public func withState<Value>(_ body: (State) throws -> Value) rethrows -> Value {
+    try body(core.snapshot.state)
+  }
+
+  /// A field of the current state: `store.count`.
+  public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+    core.snapshot.state[keyPath: keyPath]
+  }
+
+  /// The current state and its version, read together.
+  public var snapshot: StoreSnapshot<State> { core.snapshot }
+
+  /// Calls `onChange` with the current snapshot at once, then with each new one, in version
+  /// order, until the returned observation is cancelled or released.
+  ///
+  /// `onChange` runs inside the store's serial section: it must be quick, must not block
+  /// and must not send actions to this store.
+  public func observe(
+    _ onChange: @escaping @Sendable (StoreSnapshot<State>) -> Void
+  ) -> StoreObservation {
+    core.observe(onChange)
+  }
+
+  /// The number of effect tasks of the root store that are still running.
+  public var runningEffectCount: Int { core.runningEffectCount }
+
+  /// Cancels every effect of the root store and ignores actions sent afterwards. A root
+  /// store does this by itself when it is deinitialized.
+  public func tearDown() { core.tearDown() }
+}
+
+/// A store of a reducer's state and actions: `StoreOf<Counter>`.
+public typealias StoreOf<R: Reducer> = Store<R.State, R.Action>
+where R.State: Sendable, R.Action: Sendable
