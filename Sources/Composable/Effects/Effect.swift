@@ -20,6 +20,7 @@ public struct Effect<Action> {
     case concatenate([Effect])
     case cancellable(id: EffectID, cancelInFlight: Bool, Effect)
     case cancel(id: EffectID)
+    case throttle(ThrottleWindow, Effect)
   }
 
   let operation: Operation
@@ -132,6 +133,7 @@ extension Effect {
     case let .cancellable(id, cancelInFlight, effect):
       Effect<NewAction>(.cancellable(id: id, cancelInFlight: cancelInFlight, effect.map(transform)))
     case let .cancel(id): Effect<NewAction>(.cancel(id: id))
+    case let .throttle(window, effect): Effect<NewAction>(.throttle(window, effect.map(transform)))
     }
   }
 }

@@ -16,6 +16,8 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
   /// Tasks started by the current `send`.
   private var started: [Task<Void, Never>] = []
   private var effects = EffectTasks()
+  /// When each throttle id last let an effect run, as its clock's instant.
+  private var throttleRuns: [EffectID: any Sendable] = [:]
   private var observers: [UInt64: @Sendable (StoreSnapshot<State>) -> Void] = [:]
   private var nextObserverID: UInt64 = 0
 
@@ -110,7 +112,29 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
       start(effect, cancelIDs: cancelIDs + [id])
     case let .cancel(id):
       effects.cancel(id)
+    case let .throttle(window, effect):
+      start(throttled(effect, window: window), cancelIDs: cancelIDs)
     }
+  }
+
+  /// What a throttled effect becomes now: itself when its window is open, `.none` when it
+  /// is dropped, or a delayed run at the end of the window.
+  private func throttled(_ effect: Effect<Action>, window: ThrottleWindow) -> Effect<Action> {
+    let now = window.now()
+    guard let last = throttleRuns[window.id], window.isClosed(last, now) else {
+      throttleRuns[window.id] = now
+      return effect
+    }
+    if !window.latest && effects.isRunning(window.pendingID) { return .none }
+    let end = window.end(last)
+    let waitForWindow = Effect<Action>(.run(nil) { _ in try? await window.sleep(end) })
+    let recordRun = Effect<Action>(.run(nil) { [self] _ in
+      lock.withLock { _ in throttleRuns[window.id] = end }
+    })
+    return Effect<Action>(
+      .cancellable(
+        id: window.pendingID, cancelInFlight: window.latest,
+        .concatenate([waitForWindow, recordRun, effect])))
   }
 
   /// Starts a task for `work`, registered under `cancelIDs`, with the store's dependencies.
@@ -166,6 +190,8 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
       await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
     case let .cancel(id):
       lock.withLock { _ in effects.cancel(id) }
+    case let .throttle(window, effect):
+      await runInTask(lock.withLock { _ in throttled(effect, window: window) }, cancelIDs: cancelIDs, send: send)
     }
   }
 }
@@ -199,6 +225,8 @@ struct EffectTasks {
   func cancel(_ cancelID: EffectID) {
     for id in byCancelID[cancelID] ?? [] { tasks[id]?.task.cancel() }
   }
+
+  func isRunning(_ cancelID: EffectID) -> Bool { byCancelID[cancelID] != nil }
 
   func cancelAll() {
     for entry in tasks.values { entry.task.cancel() }

@@ -1,0 +1,46 @@
+extension Reducer {
+  /// Runs this reducer, and the effects it returns, with the dependency at `keyPath` set to `value`.
+  ///
+  /// ```swift
+  /// Feature()
+  ///   .dependency(\.uuid, .incrementing)
+  /// ```
+  public func dependency<Value: Sendable>(
+    _ keyPath: WritableKeyPath<DependencyValues, Value> & Sendable,
+    _ value: Value
+  ) -> _DependencyKeyWritingReducer<Self> {
+    _DependencyKeyWritingReducer(base: self) { $0[keyPath: keyPath] = value }
+  }
+}
+
+/// The reducer built by ``Reducer/dependency(_:_:)``.
+public struct _DependencyKeyWritingReducer<Base: Reducer>: Reducer {
+  let base: Base
+  let update: @Sendable (inout DependencyValues) -> Void
+
+  public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+    var values = DependencyValues.current
+    update(&values)
+    return DependencyValues.$current.withValue(values) {
+      base.reduce(into: &state, action: action).withDependencies(values)
+    }
+  }
+}
+
+extension Effect {
+  /// This effect with its async work running under `values`.
+  func withDependencies(_ values: DependencyValues) -> Self {
+    switch operation {
+    case .none, .send, .cancel: self
+    case let .run(priority, operation):
+      Self(.run(priority) { send in
+        await DependencyValues.$current.withValue(values) { await operation(send) }
+      })
+    case let .merge(effects): Self(.merge(effects.map { $0.withDependencies(values) }))
+    case let .concatenate(effects): Self(.concatenate(effects.map { $0.withDependencies(values) }))
+    case let .cancellable(id, cancelInFlight, effect):
+      Self(.cancellable(id: id, cancelInFlight: cancelInFlight, effect.withDependencies(values)))
+    case let .throttle(window, effect): Self(.throttle(window, effect.withDependencies(values)))
+    }
+  }
+}

@@ -1,0 +1,59 @@
+extension Reducer {
+  /// Runs `element` on each element of a collection of child states, for the actions of
+  /// that element, before this reducer. The effects of an element are cancelled when this
+  /// reducer removes it.
+  ///
+  /// ```swift
+  /// Reduce { state, action in ... }
+  ///   .forEach(\.todos, action: \.todos) { Todo() }
+  /// ```
+  public func forEach<ElementID: Hashable & Sendable, Element: Reducer>(
+    _ toElements: WritableKeyPath<State, IdentifiedArray<ElementID, Element.State>> & Sendable,
+    action toElementAction: CaseKeyPath<Action, IdentifiedAction<ElementID, Element.Action>>,
+    @ReducerBuilder<Element.State, Element.Action> element: () -> Element,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> _ForEachReducer<Self, ElementID, Element> {
+    _ForEachReducer(
+      parent: self, element: element(), toElements: toElements,
+      toElementAction: AnyCasePath(toElementAction), fileID: fileID, line: line)
+  }
+}
+
+/// The reducer built by ``Reducer/forEach(_:action:element:fileID:line:)``.
+public struct _ForEachReducer<Parent: Reducer, ElementID: Hashable & Sendable, Element: Reducer>: Reducer {
+  let parent: Parent
+  let element: Element
+  let toElements: WritableKeyPath<Parent.State, IdentifiedArray<ElementID, Element.State>> & Sendable
+  let toElementAction: AnyCasePath<Parent.Action, IdentifiedAction<ElementID, Element.Action>>
+  let fileID: StaticString
+  let line: UInt
+
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    var elementEffects = Effect<Parent.Action>.none
+    if case let .element(id, elementAction)? = toElementAction.extract(from: action) {
+      if state[keyPath: toElements][id: id] != nil {
+        let toElementAction = self.toElementAction
+        elementEffects = element.reduce(into: &state[keyPath: toElements][id: id]!, action: elementAction)
+          .map { toElementAction.embed(.element(id: id, action: $0)) }
+          .cancellable(id: ChildEffectsID(stateKeyPath: toElements, elementID: id))
+      } else {
+        reportIssue(
+          """
+          A "forEach" at "\(fileID):\(line)" received an action for a missing element (id: \(id)): \
+          \(elementAction)
+
+          Make sure an element's effects end, or are cancelled, when it is removed.
+          """, fileID: fileID, line: line)
+      }
+    }
+    let idsBefore = state[keyPath: toElements].ids
+    let parentEffects = parent.reduce(into: &state, action: action)
+    let elementsAfter = state[keyPath: toElements]
+    let removals = Effect<Parent.Action>.merge(
+      idsBefore.lazy.filter { elementsAfter.index(id: $0) == nil }.map {
+        .cancel(id: ChildEffectsID(stateKeyPath: toElements, elementID: $0))
+      })
+    return .merge(elementEffects, parentEffects, removals)
+  }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+extension Reducer {
+  /// Prints each action and the state change it caused, as a diff of the state's dump.
+  ///
+  /// - Parameter printer: Where lines go; standard error by default.
+  public func _printChanges(
+    _ printer: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+  ) -> _PrintChangesReducer<Self> {
+    _PrintChangesReducer(base: self, printer: printer)
+  }
+}
+
+/// The reducer built by ``Reducer/_printChanges(_:)``.
+public struct _PrintChangesReducer<Base: Reducer>: Reducer {
+  let base: Base
+  let printer: @Sendable (String) -> Void
+
+  public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+    let before = dumpLines(state)
+    let effects = base.reduce(into: &state, action: action)
+    let after = dumpLines(state)
+    var message = "received action:\n  \(action)\n"
+    if before == after {
+      message += "  (No state changes)"
+    } else {
+      message += TextDiff.lines(from: before, to: after).joined(separator: "\n")
+    }
+    printer(message)
+    return effects
+  }
+
+  private func dumpLines(_ value: Any) -> [String] {
+    var text = ""
+    dump(value, to: &text)
+    return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+  }
+}
