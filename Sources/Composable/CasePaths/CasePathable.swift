@@ -21,11 +21,14 @@ public protocol CasePathable {
   static var allCasePaths: AllCasePaths { get }
 }
 
-/// A key path to an enum case: `\.counter`, `\.todos.element`. Embeds a payload with
-/// `callAsFunction` and extracts it with ``extract(from:)``-style helpers.
+/// A key path to an enum case: `\.counter`, `\.todos.element`. ``AnyCasePath/init(_:)``
+/// turns it into functions that embed and extract the case's payload.
 public typealias CaseKeyPath<Root, Value> = KeyPath<Case<Root>, Case<Value>>
 
 extension CasePathable {
+  /// The root of this enum's case key paths, for spelling them in full: `\Action.Cases.counter`.
+  public typealias Cases = Case<Self>
+
   /// The payload of the case `keyPath` names, or `nil` when `self` is another case.
   public subscript<Value>(case keyPath: CaseKeyPath<Self, Value>) -> Value? {
     AnyCasePath(keyPath).extract(from: self)
@@ -34,18 +37,5 @@ extension CasePathable {
   /// Whether `self` is the case `keyPath` names.
   public func `is`<Value>(_ keyPath: CaseKeyPath<Self, Value>) -> Bool {
     self[case: keyPath] != nil
-  }
-}
-
-extension _AppendKeyPath {
-  /// Embeds `value` in the case this key path names: `(\Action.Cases.counter)(.incrementButtonTapped)`.
-  public func callAsFunction<Root, Value>(_ value: Value) -> Root
-  where Self == CaseKeyPath<Root, Value> {
-    AnyCasePath(self).embed(value)
-  }
-
-  /// Builds the case this key path names when it carries no payload.
-  public func callAsFunction<Root>() -> Root where Self == CaseKeyPath<Root, Void> {
-    AnyCasePath(self).embed(())
   }
 }

@@ -13,9 +13,6 @@ public struct Dependency<Value>: Sendable {
 
   /// The dependency's current value.
   public var wrappedValue: Value {
-    let values = DependencyValues.current
-    guard values.context == .test else { return values[keyPath: keyPath] }
-    let name = "@Dependency(\\.\("\(keyPath)".split(separator: ".").dropFirst().joined(separator: ".")))"
-    return DependencyValues.$accessedName.withValue(name) { values[keyPath: keyPath] }
+    DependencyValues.current[keyPath: keyPath]
   }
 }

@@ -8,7 +8,7 @@ public struct DependencyValues: Sendable {
   /// The dependencies of the current task.
   @TaskLocal public static var current = DependencyValues()
 
-  /// Set while a ``Dependency`` property is read in a test, to name it in reports.
+  /// Set while a test value is read, to name the dependency in reports.
   @TaskLocal static var accessedName: String?
 
   private var overrides: [ObjectIdentifier: any Sendable] = [:]
@@ -20,12 +20,17 @@ public struct DependencyValues: Sendable {
   public init() {}
 
   /// The value for `key`: an override when there is one, else the key's value for the context.
-  public subscript<Key: DependencyKey>(key: Key.Type) -> Key.Value {
+  ///
+  /// `name` defaults to the calling property's name, used to name the dependency in reports.
+  public subscript<Key: DependencyKey>(
+    key: Key.Type, name name: StaticString = #function
+  ) -> Key.Value {
     get {
       if let value = overrides[ObjectIdentifier(key)] {
         return value as! Key.Value
       }
-      return context == .test ? Key.testValue : Key.liveValue
+      guard context == .test else { return Key.liveValue }
+      return Self.$accessedName.withValue("@Dependency(\\.\(name))") { Key.testValue }
     }
     set {
       overrides[ObjectIdentifier(key)] = newValue

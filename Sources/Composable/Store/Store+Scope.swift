@@ -9,8 +9,15 @@ extension Store {
     state: KeyPath<State, ChildState> & Sendable,
     action: CaseKeyPath<Action, ChildAction>
   ) -> Store<ChildState, ChildAction> {
-    let casePath = AnyCasePath(action)
-    return Store<ChildState, ChildAction>(
+    scope(state: state, action: AnyCasePath(action))
+  }
+
+  /// The scope above with a hand-written case path.
+  public func scope<ChildState: Sendable, ChildAction: Sendable>(
+    state: KeyPath<State, ChildState> & Sendable,
+    action casePath: AnyCasePath<Action, ChildAction>
+  ) -> Store<ChildState, ChildAction> {
+    Store<ChildState, ChildAction>(
       core: ScopedCore(
         parent: core, toState: { $0[keyPath: state] }, fromAction: casePath.embed),
       parent: self)
@@ -18,18 +25,26 @@ extension Store {
 
   /// A store of an optional child feature, or `nil` while its state is `nil`.
   ///
-  /// After the child state becomes `nil`, the store keeps showing its last value.
+  /// After the child state becomes `nil`, the store keeps showing its last non-`nil` value.
   public func scope<ChildState: Sendable, ChildAction: Sendable>(
     state: KeyPath<State, ChildState?> & Sendable,
     action: CaseKeyPath<Action, ChildAction>
   ) -> Store<ChildState, ChildAction>? {
+    scope(state: state, action: AnyCasePath(action))
+  }
+
+  /// The optional-state scope with a hand-written case path.
+  public func scope<ChildState: Sendable, ChildAction: Sendable>(
+    state: KeyPath<State, ChildState?> & Sendable,
+    action casePath: AnyCasePath<Action, ChildAction>
+  ) -> Store<ChildState, ChildAction>? {
     guard let initial = core.snapshot.state[keyPath: state] else { return nil }
     let last = LastValue(initial)
-    let casePath = AnyCasePath(action)
+    let tracking = observe { _ = last.update($0.state[keyPath: state]) }
     return Store<ChildState, ChildAction>(
       core: ScopedCore(
         parent: core, toState: { last.update($0[keyPath: state]) }, fromAction: casePath.embed),
-      parent: self)
+      parent: (self, tracking))
   }
 }
 

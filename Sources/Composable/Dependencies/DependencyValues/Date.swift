@@ -10,10 +10,6 @@ extension DependencyValues {
 
 private enum DateGeneratorKey: DependencyKey {
   static let liveValue = DateGenerator { Date() }
-  static let testValue = DateGenerator {
-    reportIssue("@Dependency(\\.date) has no test implementation, but was used in a test.")
-    return Date()
-  }
 }
 
 /// A function that tells the date: `date.now` or `date()`.

@@ -15,11 +15,6 @@ extension DependencyValues {
 
 private enum WithRandomNumberGeneratorKey: DependencyKey {
   static let liveValue = WithRandomNumberGenerator(SystemRandomNumberGenerator())
-  static var testValue: WithRandomNumberGenerator {
-    reportIssue(
-      "@Dependency(\\.withRandomNumberGenerator) has no test implementation, but was used in a test.")
-    return liveValue
-  }
 }
 
 /// Gives exclusive access to a random number generator.

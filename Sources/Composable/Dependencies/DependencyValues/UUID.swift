@@ -11,10 +11,6 @@ extension DependencyValues {
 
 private enum UUIDGeneratorKey: DependencyKey {
   static let liveValue = UUIDGenerator { UUID() }
-  static let testValue = UUIDGenerator {
-    reportIssue("@Dependency(\\.uuid) has no test implementation, but was used in a test.")
-    return UUID()
-  }
 }
 
 /// A function that makes a UUID: `uuid()`.

@@ -7,16 +7,29 @@ extension Reducer {
   /// Reduce { state, action in ... }
   ///   .forEach(\.todos, action: \.todos) { Todo() }
   /// ```
-  public func forEach<ElementID: Hashable & Sendable, Element: Reducer>(
-    _ toElements: WritableKeyPath<State, IdentifiedArray<ElementID, Element.State>> & Sendable,
-    action toElementAction: CaseKeyPath<Action, IdentifiedAction<ElementID, Element.Action>>,
-    @ReducerBuilder<Element.State, Element.Action> element: () -> Element,
+  public func forEach<ElementState, ElementAction, ElementID: Hashable & Sendable, Element: Reducer>(
+    _ toElements: WritableKeyPath<State, IdentifiedArray<ElementID, ElementState>> & Sendable,
+    action toElementAction: CaseKeyPath<Action, IdentifiedAction<ElementID, ElementAction>>,
+    @ReducerBuilder<ElementState, ElementAction> element: () -> Element,
     fileID: StaticString = #fileID,
     line: UInt = #line
-  ) -> _ForEachReducer<Self, ElementID, Element> {
+  ) -> _ForEachReducer<Self, ElementID, Element>
+  where ElementState == Element.State, ElementAction == Element.Action {
+    forEach(toElements, action: AnyCasePath(toElementAction), element: element, fileID: fileID, line: line)
+  }
+
+  /// ``forEach(_:action:element:fileID:line:)`` with a hand-written case path.
+  public func forEach<ElementState, ElementAction, ElementID: Hashable & Sendable, Element: Reducer>(
+    _ toElements: WritableKeyPath<State, IdentifiedArray<ElementID, ElementState>> & Sendable,
+    action toElementAction: AnyCasePath<Action, IdentifiedAction<ElementID, ElementAction>>,
+    @ReducerBuilder<ElementState, ElementAction> element: () -> Element,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> _ForEachReducer<Self, ElementID, Element>
+  where ElementState == Element.State, ElementAction == Element.Action {
     _ForEachReducer(
       parent: self, element: element(), toElements: toElements,
-      toElementAction: AnyCasePath(toElementAction), fileID: fileID, line: line)
+      toElementAction: toElementAction, fileID: fileID, line: line)
   }
 }
 

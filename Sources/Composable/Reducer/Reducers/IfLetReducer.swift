@@ -6,16 +6,27 @@ extension Reducer {
   /// Reduce { state, action in ... }
   ///   .ifLet(\.alert, action: \.alert) { Alert() }
   /// ```
-  public func ifLet<Child: Reducer>(
-    _ toChildState: WritableKeyPath<State, Child.State?> & Sendable,
-    action toChildAction: CaseKeyPath<Action, Child.Action>,
-    @ReducerBuilder<Child.State, Child.Action> then child: () -> Child,
+  public func ifLet<ChildState, ChildAction, Child: Reducer>(
+    _ toChildState: WritableKeyPath<State, ChildState?> & Sendable,
+    action toChildAction: CaseKeyPath<Action, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> then child: () -> Child,
     fileID: StaticString = #fileID,
     line: UInt = #line
-  ) -> _IfLetReducer<Self, Child> {
+  ) -> _IfLetReducer<Self, Child> where ChildState == Child.State, ChildAction == Child.Action {
+    ifLet(toChildState, action: AnyCasePath(toChildAction), then: child, fileID: fileID, line: line)
+  }
+
+  /// ``ifLet(_:action:then:fileID:line:)`` with a hand-written case path.
+  public func ifLet<ChildState, ChildAction, Child: Reducer>(
+    _ toChildState: WritableKeyPath<State, ChildState?> & Sendable,
+    action toChildAction: AnyCasePath<Action, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> then child: () -> Child,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> _IfLetReducer<Self, Child> where ChildState == Child.State, ChildAction == Child.Action {
     _IfLetReducer(
       parent: self, child: child(), toChildState: toChildState,
-      toChildAction: AnyCasePath(toChildAction), fileID: fileID, line: line)
+      toChildAction: toChildAction, fileID: fileID, line: line)
   }
 }
 

@@ -14,13 +14,22 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   let child: Child
 
   /// Scopes `child` to the state at `state` and the actions in the case `action`.
-  public init(
-    state toChildState: WritableKeyPath<ParentState, Child.State>,
-    action toChildAction: CaseKeyPath<ParentAction, Child.Action>,
-    @ReducerBuilder<Child.State, Child.Action> child: () -> Child
-  ) {
+  public init<ChildState, ChildAction>(
+    state toChildState: WritableKeyPath<ParentState, ChildState>,
+    action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child
+  ) where ChildState == Child.State, ChildAction == Child.Action {
+    self.init(state: toChildState, action: AnyCasePath(toChildAction), child: child)
+  }
+
+  /// Scopes `child` with a hand-written case path, for action enums without `CasePathable`.
+  public init<ChildState, ChildAction>(
+    state toChildState: WritableKeyPath<ParentState, ChildState>,
+    action toChildAction: AnyCasePath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child
+  ) where ChildState == Child.State, ChildAction == Child.Action {
     self.toChildState = toChildState
-    self.toChildAction = AnyCasePath(toChildAction)
+    self.toChildAction = toChildAction
     self.child = child()
   }
 
