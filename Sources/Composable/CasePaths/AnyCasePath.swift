@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A pair of functions that embed a value in an enum case and extract it back out.
 ///
 /// ``CaseKeyPath`` is how users name a case; reducers and stores turn it into an
@@ -16,10 +18,18 @@ public struct AnyCasePath<Root, Value>: Sendable {
   }
 
   /// Resolves a case key path such as `\.counter` into its embed and extract functions.
+  ///
+  /// Resolving walks the key path through `Case` values, which is slow, so each key path is
+  /// resolved once per process and cached: reducers build their `Scope`s on every action.
   public init(_ keyPath: CaseKeyPath<Root, Value>) {
+    if let cached = ResolvedCasePaths.shared[keyPath] as? Self {
+      self = cached
+      return
+    }
     let resolved = Case<Root>()[keyPath: keyPath]
     self._embed = { resolved.embed($0) as! Root }
     self._extract = { resolved.extract(from: $0) }
+    ResolvedCasePaths.shared[keyPath] = self
   }
 
   /// Wraps `value` in the case.
@@ -34,5 +44,18 @@ public struct AnyCasePath<Root, Value>: Sendable {
       embed: { self.embed(next.embed($0)) },
       extract: { self.extract(from: $0).flatMap(next.extract(from:)) }
     )
+  }
+}
+
+/// Case key paths already resolved, by key path: values are `AnyCasePath`s.
+private final class ResolvedCasePaths: @unchecked Sendable {
+  static let shared = ResolvedCasePaths()
+  private let lock = Mutex(())
+  /// Guarded by `lock`.
+  private var paths: [AnyKeyPath: any Sendable] = [:]
+
+  subscript(keyPath: AnyKeyPath) -> (any Sendable)? {
+    get { lock.withLock { _ in paths[keyPath] } }
+    set { lock.withLock { _ in paths[keyPath] = newValue } }
   }
 }
