@@ -12,13 +12,13 @@ extension TestStore where Action: Equatable {
   ///
   /// - Parameters:
   ///   - expectedAction: The action the effect should send.
+  ///   - timeout: How long to wait for an effect to send an action.
   ///   - updateStateToExpectedResult: Changes the state from before the action into the
   ///     state expected after it.
-  ///   - timeout: How long to wait for an effect to send an action.
   public func receive(
     _ expectedAction: Action,
-    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     timeout: Duration = .seconds(1),
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     file filePath: StaticString = #filePath,
@@ -52,8 +52,8 @@ extension TestStore {
   /// ```
   public func receive<Value>(
     _ actionCase: CaseKeyPath<Action, Value>,
-    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     timeout: Duration = .seconds(1),
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     file filePath: StaticString = #filePath,
@@ -87,8 +87,8 @@ extension TestStore {
   public func receive<Value: Equatable>(
     _ actionCase: CaseKeyPath<Action, Value>,
     _ expectedValue: Value,
-    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     timeout: Duration = .seconds(1),
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     file filePath: StaticString = #filePath,
