@@ -55,6 +55,18 @@ func dumpsIdentifiedArraysAsArrays() {
 }
 
 @Test
+func dumpsSetsSortedAndStopsAtCycles() {
+  #expect(customDump(Set([3, 1, 2])) == "Set([\n  1,\n  2,\n  3\n])")
+  let node = Node()
+  node.next = node
+  #expect(customDump(node) == "Node(\n  next: Node(↩︎)\n)")
+}
+
+private final class Node {
+  var next: Node?
+}
+
+@Test
 func printChangesDiffsTheDump() {
   let lines = Lines()
   let reducer = Counter()._printChanges { lines.append($0) }
