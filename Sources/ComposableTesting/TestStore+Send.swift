@@ -94,16 +94,3 @@ extension TestStore {
     }
   }
 }
-
-/// "action" or "actions".
-func actions(_ count: Int) -> String { count == 1 ? "action" : "actions" }
-
-/// Each value's ``customDump(_:)``, indented, one after the other.
-func dumpList(_ values: [Any]) -> String {
-  values.map { indent(customDump($0)) }.joined(separator: "\n")
-}
-
-/// `text` with every line indented by two spaces.
-func indent(_ text: String) -> String {
-  "  " + text.replacingOccurrences(of: "\n", with: "\n  ")
-}

@@ -58,11 +58,3 @@ extension TestStore {
     """
   }
 }
-
-/// A line diff of the ``customDump(_:)`` of two values: `-` lines from `old`, `+` from `new`.
-func dumpDiff(_ old: Any, _ new: Any) -> String {
-  func lines(_ value: Any) -> [String] {
-    customDump(value).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-  }
-  return TextDiff.lines(from: lines(old), to: lines(new)).joined(separator: "\n")
-}

@@ -80,3 +80,22 @@ func sendReturnsATaskToAwait() async {
     $0.isLoading = false
   }
 }
+
+@Test
+func actionsOfSendEffectsAreReceivedInOrder() async {
+  let store = TestStore(initialState: Counter.State()) {
+    Reduce<Counter.State, Counter.Action> { state, action in
+      switch action {
+      case .incrementButtonTapped:
+        state.count += 1
+        return .send(.decrementButtonTapped)
+      case .decrementButtonTapped:
+        state.count -= 1
+        return .none
+      }
+    }
+  }
+
+  await store.send(.incrementButtonTapped) { $0.count = 1 }
+  await store.receive(.decrementButtonTapped) { $0.count = 0 }
+}
