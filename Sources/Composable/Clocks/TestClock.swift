@@ -3,7 +3,9 @@ import Synchronization
 /// A clock that moves only when the test says so: `await clock.advance(by: .seconds(1))`.
 ///
 /// Sleepers wake in deadline order as time is advanced past their deadlines, so a test can
-/// drive timers, debounces and timeouts step by step.
+/// drive timers, debounces and timeouts step by step. Each woken sleeper gets the chance to
+/// run, and to sleep again (a timer's next tick), before time moves on; so a timer
+/// ticks once per interval however far the clock is advanced at once.
 public final class TestClock: Clock, Sendable {
   public typealias Instant = ClockInstant
 
@@ -17,6 +19,8 @@ public final class TestClock: Clock, Sendable {
     var now = Instant()
     var nextID: UInt64 = 0
     var sleepers: [Sleeper] = []
+    /// How many sleeps have started: tells `advance` that a woken task slept again.
+    var sleepCount: UInt64 = 0
   }
 
   private let timeline = Mutex(Timeline())
@@ -36,6 +40,7 @@ public final class TestClock: Clock, Sendable {
         let resumeNow: Bool = timeline.withLock { timeline in
           if Task.isCancelled || deadline <= timeline.now { return true }
           timeline.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+          timeline.sleepCount += 1
           return false
         }
         if resumeNow {
@@ -66,7 +71,7 @@ public final class TestClock: Clock, Sendable {
   public func advance(to deadline: Instant) async {
     await settle()
     while true {
-      let due: Sleeper? = timeline.withLock { timeline in
+      let due: (sleeper: Sleeper, sleepCount: UInt64)? = timeline.withLock { timeline in
         guard
           let index = timeline.sleepers.indices.min(by: {
             timeline.sleepers[$0].deadline < timeline.sleepers[$1].deadline
@@ -75,11 +80,11 @@ public final class TestClock: Clock, Sendable {
         else { return nil }
         let sleeper = timeline.sleepers.remove(at: index)
         timeline.now = max(timeline.now, sleeper.deadline)
-        return sleeper
+        return (sleeper, timeline.sleepCount)
       }
       guard let due else { break }
-      due.continuation.resume()
-      await settle()
+      due.sleeper.continuation.resume()
+      await waitForNextSleep(after: due.sleepCount)
     }
     timeline.withLock { $0.now = max($0.now, deadline) }
     await settle()
@@ -98,5 +103,22 @@ public final class TestClock: Clock, Sendable {
   /// Yields repeatedly so that tasks woken by this clock run until they block again.
   private func settle() async {
     for _ in 0..<200 { await Task.yield() }
+  }
+
+  /// Lets a woken task run until it sleeps on this clock again, or for at most 20 ms of real
+  /// time when it does not (it finished, or waits on something else): time must not move
+  /// on while it is about to read `now` for its next sleep.
+  private func waitForNextSleep(after sleepCount: UInt64) async {
+    func sleptAgain() -> Bool { timeline.withLock { $0.sleepCount > sleepCount } }
+    for _ in 0..<200 {
+      if sleptAgain() { return await settle() }
+      await Task.yield()
+    }
+    let clock = ContinuousClock()
+    let end = clock.now.advanced(by: .milliseconds(20))
+    while clock.now < end {
+      if sleptAgain() { return await settle() }
+      try? await Task.sleep(for: .microseconds(200))
+    }
   }
 }

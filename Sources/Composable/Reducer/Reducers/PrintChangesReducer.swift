@@ -1,7 +1,8 @@
 import Foundation
 
 extension Reducer {
-  /// Prints each action and the state change it caused, as a diff of the state's dump.
+  /// Prints each action and the state change it caused, as a diff of the state's
+  /// ``customDump(_:)``.
   ///
   /// - Parameter printer: Where lines go; standard error by default.
   public func _printChanges(
@@ -17,22 +18,24 @@ public struct _PrintChangesReducer<Base: Reducer>: Reducer {
   let printer: @Sendable (String) -> Void
 
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
-    let before = dumpLines(state)
+    let before = customDump(state)
     let effects = base.reduce(into: &state, action: action)
-    let after = dumpLines(state)
-    var message = "received action:\n  \(action)\n"
+    let after = customDump(state)
+    var message = "received action:\n" + indented(customDump(action)) + "\n"
     if before == after {
       message += "  (No state changes)"
     } else {
-      message += TextDiff.lines(from: before, to: after).joined(separator: "\n")
+      message += TextDiff.lines(from: lines(before), to: lines(after)).joined(separator: "\n")
     }
     printer(message)
     return effects
   }
 
-  private func dumpLines(_ value: Any) -> [String] {
-    var text = ""
-    dump(value, to: &text)
-    return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+  private func lines(_ text: String) -> [String] {
+    text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+  }
+
+  private func indented(_ text: String) -> String {
+    lines(text).map { "  " + $0 }.joined(separator: "\n")
   }
 }

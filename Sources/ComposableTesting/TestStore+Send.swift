@@ -1,0 +1,96 @@
+import Composable
+
+extension TestStore {
+  /// Sends `action` to the feature and asserts how it changes the state.
+  ///
+  /// ```swift
+  /// await store.send(.incrementButtonTapped) {
+  ///   $0.count = 1
+  /// }
+  /// ```
+  ///
+  /// Actions received from effects must all be asserted before sending another action.
+  ///
+  /// - Parameters:
+  ///   - action: The action to send.
+  ///   - updateStateToExpectedResult: Changes the state from before the action into the
+  ///     state expected after it. Omit it when the action should not change the state.
+  /// - Returns: The effects the action started.
+  @discardableResult
+  public func send(
+    _ action: Action,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask {
+    let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    lastLocation = location
+    handleReceivedBeforeSend(at: location)
+    let task = IssueReporters.$current.withValue([TestStoreIssueReporter(location: location)]) {
+      store.send(.send(action))
+    }
+    let completion = EffectCompletion(watching: task)
+    if let step = log.takeSent() {
+      lastState = step.after
+      expectState(
+        from: step.before, to: step.after, updateStateToExpectedResult, at: location)
+    }
+    sentEffects.removeAll { $0.completion.isDone }
+    sentEffects.append(SentEffects(action: customDump(action), location: location, completion: completion))
+    await settle()
+    return TestStoreTask(rawValue: task, completion: completion)
+  }
+
+  /// Asserts a change of state that happened outside of any action, such as a change of
+  /// shared state made elsewhere.
+  ///
+  /// ```swift
+  /// store.assert {
+  ///   $0.count = 42
+  /// }
+  /// ```
+  public func assert(
+    _ updateStateToExpectedResult: (_ state: inout State) throws -> Void,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    lastLocation = location
+    let actual = state
+    withoutActuallyEscaping(updateStateToExpectedResult) { update in
+      expectState(from: lastState, to: actual, update, at: location)
+    }
+    lastState = actual
+  }
+
+  /// Before a send: received actions left unasserted fail an exhaustive test, and are
+  /// skipped by a non-exhaustive one.
+  private func handleReceivedBeforeSend(at location: TestLocation) {
+    let unhandled = log.removeAllReceived()
+    guard let last = unhandled.last else { return }
+    lastState = last.after
+    switch exhaustivity {
+    case .on:
+      reportTestFailure(
+        """
+        Must handle \(unhandled.count) received \(actions(unhandled.count)) before sending an action: …
+
+        Unhandled actions:
+        \(dumpList(unhandled.map(\.action)))
+
+        Assert each with "await store.receive(…)", or call "await store.skipReceivedActions()".
+        """, at: location)
+    case .off(showSkippedAssertions: true):
+      reportSkippedAssertion(
+        "Skipped receiving \(unhandled.count) \(actions(unhandled.count)):\n\(dumpList(unhandled.map(\.action)))",
+        at: location)
+    case .off:
+      break
+    }
+  }
+}

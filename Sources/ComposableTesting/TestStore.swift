@@ -1,0 +1,91 @@
+import Composable
+
+/// Runs a feature in a test and makes the test assert everything it does: each state
+/// change, each action its effects send back, and that every effect ends.
+///
+/// ```swift
+/// @Test func increment() async {
+///   let store = TestStore(initialState: Counter.State()) {
+///     Counter()
+///   }
+///   await store.send(.incrementButtonTapped) {
+///     $0.count = 1
+///   }
+/// }
+/// ```
+///
+/// A mismatch fails the running test (Swift Testing or XCTest) at the line of the step,
+/// with a diff of the expected (`-`) and actual (`+`) state. Actions from effects must be
+/// asserted with `receive`, in order, before the next `send`; effects still running when
+/// the store is released fail the test. Set ``exhaustivity`` to `.off` to assert only
+/// part of the behavior.
+public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
+  /// Whether everything must be asserted (`.on`, the default) or only what the test
+  /// chooses (`.off`).
+  public var exhaustivity: Exhaustivity = .on
+
+  /// The dependencies the feature runs with, in the test context. Changes apply to the
+  /// actions sent, and the effects started, afterwards.
+  public var dependencies: DependencyValues {
+    get { log.dependencies }
+    set { log.dependencies = newValue }
+  }
+
+  /// The feature's current state.
+  public var state: State { store.withState { $0 } }
+
+  let store: Store<State, TestAction<Action>>
+  let log: TestStoreLog<State, Action>
+  /// The state after the last step the test went through, for ``assert(_:fileID:file:line:column:)``.
+  var lastState: State
+  /// The last step's location: where left-over actions and effects are reported.
+  var lastLocation: TestLocation
+  /// The actions sent with effects, to name the one whose effects outlive the test.
+  var sentEffects: [SentEffects] = []
+  /// Whether running effects were already reported, so they are not reported twice.
+  var reportedRunningEffects = false
+
+  /// A test store running `reducer` from `initialState`.
+  ///
+  /// - Parameters:
+  ///   - initialState: The feature's first state.
+  ///   - reducer: The feature's reducer.
+  ///   - prepareDependencies: Sets the dependencies the feature uses, on top of those of
+  ///     the current task, in the test context: a dependency used without a test value
+  ///     fails the test.
+  public init<R: Reducer<State, Action>>(
+    initialState: @autoclosure () -> State,
+    @ReducerBuilder<State, Action> reducer: () -> R,
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    var dependencies = DependencyValues.current
+    dependencies.context = .test
+    prepareDependencies(&dependencies)
+    let log = TestStoreLog<State, Action>(dependencies: dependencies)
+    let testReducer = TestReducer(base: reducer(), log: log)
+    self.log = log
+    self.store = IssueReporters.$current.withValue([TestStoreIssueReporter(location: location)]) {
+      Store(initialState: initialState(), reducer: { testReducer }, withDependencies: { $0 = dependencies })
+    }
+    self.lastState = store.withState { $0 }
+    self.lastLocation = location
+  }
+
+  deinit {
+    reportLeftovers()
+    store.tearDown()
+  }
+}
+
+/// An action the test sent, with where, and whether the effects it started have ended.
+struct SentEffects {
+  /// The action's ``customDump(_:)``.
+  let action: String
+  let location: TestLocation
+  let completion: EffectCompletion
+}
