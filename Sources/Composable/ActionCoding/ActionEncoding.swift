@@ -24,7 +24,9 @@ public enum ActionEncoding {
   }
 
   /// A case with one unlabeled payload: `{"tag": payload}`.
-  public static func encode(case tag: String, payload: Any, to encoder: any Encoder) throws {
+  public static func encode<Payload>(
+    case tag: String, payload: Payload, to encoder: any Encoder
+  ) throws {
     var container = encoder.container(keyedBy: ActionCodingKey.self)
     try container.encode(encodableOpaque(payload), forKey: ActionCodingKey(tag))
   }

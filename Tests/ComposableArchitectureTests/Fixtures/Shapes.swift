@@ -1,0 +1,45 @@
+import ComposableArchitecture
+
+/// One case of each payload shape.
+@CasePathable
+enum Shapes: Equatable {
+  case none
+  case setName(String)
+  case setID(id: Int)
+  case move(from: Int, to: Int)
+  case pair(Int, String)
+  case mixed(Int, label: String)
+  case optional(Int?)
+  case `default`
+}
+
+/// A generic enum.
+@CasePathable
+enum Wrapper<Value: Equatable>: Equatable {
+  case value(Value)
+  case values(first: Value, second: Value)
+  case empty
+}
+
+/// Payloads that are not Codable, like effect responses.
+@CasePathable
+enum Responses {
+  case loaded(Result<String, any Error>)
+  case tick
+}
+
+/// A public enum: the generated members must be public too.
+@CasePathable
+public enum PublicAction: Equatable {
+  case tapped
+  case setValue(Int)
+}
+
+/// An enum nested in a generic struct.
+struct Outer<Element> {
+  @CasePathable
+  enum Inner {
+    case element(Element)
+    case reset
+  }
+}
