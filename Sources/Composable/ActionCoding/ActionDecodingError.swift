@@ -1,7 +1,7 @@
 /// Why an action could not be decoded, and where in the action tree.
 ///
 /// ```
-/// unknown case 'foo' of Todo.Action at todos.element.action; valid cases: binding, deleteButtonTapped
+/// todos.element.action: unknown case 'foo' of Todo.Action; valid cases: binding, deleteButtonTapped
 /// ```
 public struct ActionDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
   /// What went wrong.
@@ -20,14 +20,14 @@ public struct ActionDecodingError: Error, Equatable, Sendable, CustomStringConve
   public let kind: Kind
   /// Where: the keys leading to the offending action, as in `todos.element.action`.
   public let path: String
-  /// One sentence saying what went wrong and where.
+  /// Where and what went wrong, in one sentence: `path: what`.
   public let message: String
 
   /// An error of `kind` at `codingPath`; `message` says what went wrong, without the place.
   public init(_ kind: Kind, at codingPath: [any CodingKey], _ message: String) {
     self.kind = kind
     self.path = Self.render(codingPath)
-    self.message = path.isEmpty ? message : "\(message) at \(path)"
+    self.message = path.isEmpty ? message : "\(path): \(message)"
   }
 
   /// The error `error` describes: itself when it is one, or a `.malformed` error carrying a

@@ -3,7 +3,7 @@ import ComposableArchitecture
 /// One case of each payload shape.
 @CasePathable
 enum Shapes: Equatable {
-  case none
+  case reset
   case setName(String)
   case setID(id: Int)
   case move(from: Int, to: Int)
