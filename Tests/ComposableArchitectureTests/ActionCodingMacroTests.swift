@@ -88,4 +88,14 @@ import Testing
     }
     #expect(error?.message == "pair: case 'pair' of Shapes takes an array of 2 values, not 1")
   }
+
+  @Test func declaredCodableUsesTheTaggedForm() throws {
+    #expect(try json(DeclaredCodable.value(1)) == #"{"value":1}"#)
+    #expect(try decode(DeclaredCodable.self, #"{"value":2}"#) == .value(2))
+  }
+
+  @Test func handWrittenMembersAreKept() throws {
+    #expect(try json(CustomEncoding.tapped) == #""custom""#)
+    #expect(try decode(CustomEncoding.self, #""tapped""#) == .tapped)
+  }
 }

@@ -84,6 +84,8 @@ import Testing
     let action = Todo.Action.binding(.set(\.title, "Milk"))
     #expect(action.binding == .set(\.title, "Milk"))
     #expect(Todo.Action.deleteButtonTapped.binding == nil)
+    #expect(action[case: \.binding] == .set(\.title, "Milk"))
+    #expect(action.is(\.binding))
   }
 
   @Test func storeScopesThroughACaseKeyPath() {

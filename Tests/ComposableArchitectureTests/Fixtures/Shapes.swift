@@ -43,3 +43,20 @@ struct Outer<Element> {
     case reset
   }
 }
+
+/// Declares `Codable` itself: the generated coding replaces Swift's synthesized one.
+@CasePathable
+enum DeclaredCodable: Codable, Equatable {
+  case value(Int)
+}
+
+/// Writes its own `encode(to:)`: only decoding is generated.
+@CasePathable
+enum CustomEncoding: Codable, Equatable {
+  case tapped
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode("custom")
+  }
+}
