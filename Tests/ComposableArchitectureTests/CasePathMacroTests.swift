@@ -71,6 +71,14 @@ import Testing
     #expect(path().is(\.counter.decrementButtonTapped))
   }
 
+  @Test func casesKeyPathSpelling() {
+    let counter = AnyCasePath(\App.Action.Cases.counter)
+    #expect(counter.extract(from: .counter(.incrementButtonTapped)) != nil)
+    #expect(counter.extract(from: .timerTicked) == nil)
+    let increment = AnyCasePath(\App.Action.Cases.counter.incrementButtonTapped)
+    #expect(increment.embed(()).is(\.counter.incrementButtonTapped))
+  }
+
   @Test func pathsThroughAListElement() throws {
     let action = App.Action.todos(.element(id: todoID, action: .deleteButtonTapped))
     let element = try #require(action[case: \.todos.element])

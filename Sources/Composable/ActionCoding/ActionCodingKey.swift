@@ -3,6 +3,7 @@ public struct ActionCodingKey: CodingKey, Hashable, Sendable {
   public let stringValue: String
   public let intValue: Int?
 
+  /// The key `name`.
   public init(_ name: String) {
     self.stringValue = name
     self.intValue = nil

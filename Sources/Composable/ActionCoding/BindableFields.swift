@@ -21,8 +21,8 @@ public struct BindableField<Root>: Sendable {
   public let name: String
   /// The field.
   public let keyPath: PartialKeyPath<Root> & Sendable
-  private let decodeAction:
-    @Sendable (KeyedDecodingContainer<ActionCodingKey>) throws -> BindingAction<Root>
+  /// The binding action setting this field to the value under its name in a container.
+  let decode: @Sendable (KeyedDecodingContainer<ActionCodingKey>) throws -> BindingAction<Root>
 
   /// The field `keyPath`, named `name`. Its value type needs to be `Decodable` for clients
   /// to set it; otherwise decoding a binding for it fails.
@@ -31,17 +31,12 @@ public struct BindableField<Root>: Sendable {
   ) {
     self.name = name
     self.keyPath = keyPath
-    self.decodeAction = { container in
+    self.decode = { container in
       let key = ActionCodingKey(name)
       let value = try decodeOpaque(Value.self, at: container.codingPath + [key]) {
         try container.decode($0, forKey: key)
       }
       return .set(keyPath, value)
     }
-  }
-
-  /// The binding action that sets this field to the value under its name in `container`.
-  func decode(from container: KeyedDecodingContainer<ActionCodingKey>) throws -> BindingAction<Root> {
-    try decodeAction(container)
   }
 }

@@ -16,7 +16,9 @@ extension BindingAction: Encodable where Root: BindableFields {
 extension BindingAction: Decodable where Root: BindableFields {
   public init(from decoder: any Decoder) throws {
     let fields = Root.bindableFields
-    let bindable = fields.isEmpty ? "it has none" : fields.map(\.name).joined(separator: ", ")
+    var bindable: String {
+      fields.isEmpty ? "it has none" : fields.map(\.name).joined(separator: ", ")
+    }
     let container: KeyedDecodingContainer<ActionCodingKey>
     do {
       container = try decoder.container(keyedBy: ActionCodingKey.self)
@@ -35,6 +37,6 @@ extension BindingAction: Decodable where Root: BindableFields {
         .nonBindableField, at: decoder.codingPath,
         "'\(name)' is not a bindable field of \(typeName(Root.self)); bindable fields: \(bindable)")
     }
-    self = try field.decode(from: container)
+    self = try field.decode(container)
   }
 }

@@ -26,6 +26,9 @@ public protocol CasePathable {
 public typealias CaseKeyPath<Root, Value> = KeyPath<Case<Root>, Case<Value>>
 
 extension CasePathable {
+  /// The root of this enum's case key paths: `\Action.Cases.counter`.
+  public typealias Cases = Case<Self>
+
   /// The payload of the case `keyPath` names, or `nil` when `self` is another case.
   public subscript<Value>(case keyPath: CaseKeyPath<Self, Value>) -> Value? {
     AnyCasePath(keyPath).extract(from: self)
