@@ -57,7 +57,7 @@ import Testing
     let error = #expect(throws: ActionDecodingError.self) {
       try decode(Responses.self, #"{"loaded": "hi"}"#)
     }
-    #expect(error?.message == "loaded: Result<String, Error> is not Decodable, so it cannot be sent")
+    #expect(error?.message == "loaded: Result<String, Error> is not Decodable, so this payload cannot be decoded")
     #expect(error?.kind == .malformed)
   }
 

@@ -27,7 +27,9 @@ public struct ActionDecodingContainer {
   private let payload: KeyedDecodingContainer<ActionCodingKey>?
   private let codingPath: [any CodingKey]
   private let type: Any.Type
-  private let validCases: [String]
+  private let cases: [String]
+  /// The internal cases when decoding for a client, which are then not valid; else empty.
+  private let rejectedCases: Set<String>
 
   /// Reads the case name of an action of type `type`, whose case names are `cases`, and
   /// checks it against `cases` and, for clients, `internalCases`.
@@ -38,7 +40,8 @@ public struct ActionDecodingContainer {
     let isClient = decoder.actionDecodingPolicy == .client
     self.codingPath = decoder.codingPath
     self.type = type
-    self.validCases = isClient ? cases.filter { !internalCases.contains($0) } : cases
+    self.cases = cases
+    self.rejectedCases = isClient ? internalCases : []
     if let tag = try? decoder.singleValueContainer().decode(String.self) {
       self.tag = tag
       self.payload = nil
@@ -60,7 +63,7 @@ public struct ActionDecodingContainer {
       self.tag = key.stringValue
       self.payload = container
     }
-    if isClient && internalCases.contains(tag) {
+    if rejectedCases.contains(tag) {
       throw ActionDecodingError(
         .internalCase, at: codingPath,
         "case '\(tag)' of \(typeName(type)) is internal: clients may not send it")
@@ -72,7 +75,11 @@ public struct ActionDecodingContainer {
   public func unknownCase() -> ActionDecodingError {
     ActionDecodingError(
       .unknownCase, at: codingPath,
-      "unknown case '\(tag)' of \(typeName(type)); valid cases: \(validCases.joined(separator: ", "))")
+      "unknown case '\(tag)' of \(typeName(type)); valid cases: \(validCases)")
+  }
+
+  private var validCases: String {
+    cases.filter { !rejectedCases.contains($0) }.joined(separator: ", ")
   }
 
   /// Checks that the case carries no payload: `"tag"` (or `{"tag": null}`).
