@@ -20,15 +20,13 @@ public struct CasePathableMacro: ExtensionMacro {
     var conformances: [String] = []
     var members: [String] = []
 
-    /// Whether to write `member` for `conformance`: when the type does not conform yet, or
-    /// declares the conformance itself without implementing `member`.
+    /// Whether to write `member` for `conformance`: unless the enum implements it, when the
+    /// type does not conform yet or declares the conformance itself (to replace synthesis).
     func needs(_ conformance: String, _ member: String) -> Bool {
-      if missing.contains(conformance) {
-        conformances.append(conformance)
-        return true
-      }
+      let isMissing = missing.contains(conformance)
+      if isMissing { conformances.append(conformance) }
       let declared = declaration.inherits(conformance) || declaration.inherits("Codable")
-      return declared && !declaration.declares(member)
+      return (isMissing || declared) && !declaration.declares(member)
     }
 
     if missing.contains("CasePathable") {

@@ -97,5 +97,6 @@ import Testing
   @Test func handWrittenMembersAreKept() throws {
     #expect(try json(CustomEncoding.tapped) == #""custom""#)
     #expect(try decode(CustomEncoding.self, #""tapped""#) == .tapped)
+    #expect(try json(ImplicitlyCustom.tapped) == #""own""#)
   }
 }

@@ -60,3 +60,14 @@ enum CustomEncoding: Codable, Equatable {
     try container.encode("custom")
   }
 }
+
+/// Implements `encode(to:)` without declaring `Encodable`: the macro adds the conformance only.
+@CasePathable
+enum ImplicitlyCustom: Equatable {
+  case tapped
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode("own")
+  }
+}
