@@ -67,6 +67,12 @@ import Testing
     #expect(try decode(App.Action.self, text)[case: \.todos.element]?.action == .saved(true))
   }
 
+  @Test func optionalLabeledValuesMayBeLeftOut() throws {
+    #expect(try decode(Shapes.self, #"{"search":{"query":"milk"}}"#) == .search(query: "milk", page: nil))
+    #expect(try decode(Shapes.self, #"{"search":{"query":"milk","page":2}}"#) == .search(query: "milk", page: 2))
+    #expect(throws: DecodingError.self) { try decode(Shapes.self, #"{"search":{"page":2}}"#) }
+  }
+
   @Test func payloadOfACaseWithoutOne() throws {
     let error = #expect(throws: ActionDecodingError.self) {
       try decode(Shapes.self, #"{"reset": 1}"#)

@@ -132,9 +132,12 @@ public struct ActionDecodingContainer {
 public struct LabeledActionPayload {
   let container: KeyedDecodingContainer<ActionCodingKey>
 
-  /// The value labeled `label`.
+  /// The value labeled `label`; `nil` when an optional value is left out.
   public func decode<T>(_ type: T.Type = T.self, forKey label: String) throws -> T {
     let key = ActionCodingKey(label)
+    if !container.contains(key), let optional = type as? any OptionalPayload.Type {
+      return optional.none as! T
+    }
     return try decodeOpaque(type, at: container.codingPath + [key]) {
       try container.decode($0, forKey: key)
     }

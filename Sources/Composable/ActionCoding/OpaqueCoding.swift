@@ -13,6 +13,13 @@ func decodeOpaque<T>(
   return try decode(decodable) as! T
 }
 
+/// An optional value, which labeled payloads may leave out.
+protocol OptionalPayload {
+  static var none: Self { get }
+}
+
+extension Optional: OptionalPayload {}
+
 /// The value itself when it is `Encodable`; otherwise its description, so encoding (for
 /// logs, say) never fails on an opaque payload.
 func encodableOpaque(_ value: Any) -> any Encodable {

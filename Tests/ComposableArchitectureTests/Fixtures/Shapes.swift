@@ -10,6 +10,7 @@ enum Shapes: Equatable {
   case pair(Int, String)
   case mixed(Int, label: String)
   case optional(Int?)
+  case search(query: String, page: Int?)
   case `default`
 }
 

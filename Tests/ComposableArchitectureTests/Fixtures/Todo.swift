@@ -24,7 +24,7 @@ struct Todo {
     }
   }
 
-  var body: some Reducer<State, Action> {
+  var body: some ReducerOf<Self> {
     BindingReducer()
     Reduce { state, action in
       switch action {
