@@ -20,4 +20,5 @@
   extension, conformances: CasePathable, Encodable, Decodable,
   names: named(AllCasePaths), named(allCasePaths), named(encode(to:)), named(init(from:)),
   named(binding))
-public macro CasePathable() = #externalMacro(module: "ComposableMacrosPlugin", type: "CasePathableMacro")
+public macro CasePathable() =
+  #externalMacro(module: "ComposableMacrosPlugin", type: "CasePathableMacro")

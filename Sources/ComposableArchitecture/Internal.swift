@@ -6,4 +6,5 @@
 /// @Internal case timerTicked
 /// ```
 @attached(peer)
-public macro Internal() = #externalMacro(module: "ComposableMacrosPlugin", type: "MarkerMacro")
+public macro Internal() =
+  #externalMacro(module: "ComposableMacrosPlugin", type: "MarkerMacro")

@@ -9,9 +9,11 @@
 /// }
 /// ```
 @attached(extension, conformances: BindableFields, names: named(bindableFields))
-public macro ObservableState() = #externalMacro(module: "ComposableMacrosPlugin", type: "ObservableStateMacro")
+public macro ObservableState() =
+  #externalMacro(module: "ComposableMacrosPlugin", type: "ObservableStateMacro")
 
 /// Declares a state field bindable: clients may set it with a binding action. Read by
 /// ``ObservableState()``; expands to nothing.
 @attached(peer)
-public macro BindingState() = #externalMacro(module: "ComposableMacrosPlugin", type: "MarkerMacro")
+public macro BindingState() =
+  #externalMacro(module: "ComposableMacrosPlugin", type: "MarkerMacro")

@@ -12,4 +12,5 @@
 /// ```
 @attached(memberAttribute)
 @attached(extension, conformances: Reducer)
-public macro Reducer() = #externalMacro(module: "ComposableMacrosPlugin", type: "ReducerMacro")
+public macro Reducer() =
+  #externalMacro(module: "ComposableMacrosPlugin", type: "ReducerMacro")

@@ -1,20 +1,22 @@
 /// The source of `encode(to:)` in the externally tagged form (see `ActionEncoding`).
 func encodeSource(cases: [EnumCase], access: String) -> String {
   let branches = cases.map { action in
+    let tag = "\"\(action.tag)\""
+    let values = action.valueNames.map { "\($0) as Any" }
     let call: String
-    switch action.parameters.count {
-    case 0:
-      call = "ActionEncoding.encode(case: \"\(action.tag)\", to: encoder)"
-    case 1 where !action.isLabeled:
-      call = "ActionEncoding.encode(case: \"\(action.tag)\", payload: v0, to: encoder)"
-    case _ where action.isLabeled:
-      let pairs = zip(action.parameters, action.valueNames).map { "\"\(unescaped($0.label!))\": \($1) as Any" }
-      call = "ActionEncoding.encode(case: \"\(action.tag)\", labeled: [\(pairs.joined(separator: ", "))], to: encoder)"
-    default:
-      call = "ActionEncoding.encode(case: \"\(action.tag)\", unlabeled: [\(action.valueNames.map { "\($0) as Any" }.joined(separator: ", "))], to: encoder)"
+    if action.parameters.isEmpty {
+      call = "ActionEncoding.encode(case: \(tag), to: encoder)"
+    } else if action.isLabeled {
+      let labels = action.parameters.map { "\"\(unescaped($0.label!))\"" }
+      let pairs = zip(labels, values).map { "\($0): \($1)" }.joined(separator: ", ")
+      call = "ActionEncoding.encode(case: \(tag), labeled: [\(pairs)], to: encoder)"
+    } else if action.parameters.count == 1 {
+      call = "ActionEncoding.encode(case: \(tag), payload: v0, to: encoder)"
+    } else {
+      let list = values.joined(separator: ", ")
+      call = "ActionEncoding.encode(case: \(tag), unlabeled: [\(list)], to: encoder)"
     }
-    let pattern = action.parameters.isEmpty ? ".\(action.name)" : "let .\(action.name)\(action.bindingPattern)"
-    return "  case \(pattern):\n    try \(call)"
+    return "  case \(action.matchingPattern):\n    try \(call)"
   }
   return """
     /// Writes `"case"` or `{"case": payload}`.
@@ -31,20 +33,26 @@ func decodeSource(cases: [EnumCase], access: String) -> String {
   let tags = cases.map { "\"\($0.tag)\"" }.joined(separator: ", ")
   let internalTags = cases.filter(\.isInternal).map { "\"\($0.tag)\"" }.joined(separator: ", ")
   let branches = cases.map { action in
-    let body: String
-    switch action.parameters.count {
-    case 0:
-      body = "try container.decodeNoPayload()\n    self = .\(action.name)"
-    case 1 where !action.isLabeled:
-      body = "self = try .\(action.name)(container.decodePayload())"
-    case _ where action.isLabeled:
+    let body: [String]
+    if action.parameters.isEmpty {
+      body = ["try container.decodeNoPayload()", "self = .\(action.name)"]
+    } else if action.isLabeled {
       let values = action.parameters.map { "payload.decode(forKey: \"\(unescaped($0.label!))\")" }
-      body = "let payload = try container.decodeLabeledPayload()\n    self = try .\(action.name)\(action.arguments(values))"
-    default:
-      let values = action.parameters.map { _ in "payload.decode()" }
-      body = "var payload = try container.decodeUnlabeledPayload(count: \(action.parameters.count))\n    self = try .\(action.name)\(action.arguments(values))"
+      body = [
+        "let payload = try container.decodeLabeledPayload()",
+        "self = try .\(action.name)\(action.arguments(values))",
+      ]
+    } else if action.parameters.count == 1 {
+      body = ["self = try .\(action.name)(container.decodePayload())"]
+    } else {
+      let count = action.parameters.count
+      let values = Array(repeating: "payload.decode()", count: count)
+      body = [
+        "var payload = try container.decodeUnlabeledPayload(count: \(count))",
+        "self = try .\(action.name)\(action.arguments(values))",
+      ]
     }
-    return "  case \"\(action.tag)\":\n    \(body)"
+    return "  case \"\(action.tag)\":\n" + body.map { "    \($0)" }.joined(separator: "\n")
   }
   return """
     /// Reads `"case"` or `{"case": payload}`; clients may not send `@Internal` cases.

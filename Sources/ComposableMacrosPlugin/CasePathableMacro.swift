@@ -52,7 +52,8 @@ public struct CasePathableMacro: ExtensionMacro {
     }
     guard !members.isEmpty else { return [] }
     let inheritance = conformances.isEmpty ? "" : ": " + conformances.joined(separator: ", ")
-    let source = "extension \(type.trimmedDescription)\(inheritance) {\n\(members.joined(separator: "\n\n"))\n}"
+    let body = members.joined(separator: "\n\n")
+    let source = "extension \(type.trimmedDescription)\(inheritance) {\n\(body)\n}"
     return [try ExtensionDeclSyntax("\(raw: source)")]
   }
 }

@@ -6,7 +6,9 @@ func casePathsSource(root: String, cases: [EnumCase], access: String) -> String 
       \(access)var \(casePath.name): AnyCasePath<\(root), \(casePath.payloadType)> {
         AnyCasePath(
           generatedEmbed: { \(embed(casePath, root: root)) },
-          extract: { if case \(casePath.parameters.isEmpty ? "" : "let ").\(casePath.name)\(casePath.bindingPattern) = $0 { \(extracted(casePath)) } else { nil } }
+          extract: {
+            if case \(casePath.matchingPattern) = $0 { \(extracted(casePath)) } else { nil }
+          }
         )
       }
     """
@@ -24,11 +26,14 @@ func casePathsSource(root: String, cases: [EnumCase], access: String) -> String 
 
 /// A closure body building the case from its payload `$0`.
 private func embed(_ casePath: EnumCase, root: String) -> String {
-  switch casePath.parameters.count {
-  case 0: "_ in \(root).\(casePath.name)"
-  case 1: "\(root).\(casePath.name)\(casePath.arguments(["$0"]))"
-  default: "\(root).\(casePath.name)\(casePath.arguments(casePath.parameters.indices.map { "$0.\($0)" }))"
-  }
+  let values: [String] =
+    switch casePath.parameters.count {
+    case 0: []
+    case 1: ["$0"]
+    default: casePath.parameters.indices.map { "$0.\($0)" }
+    }
+  let call = "\(root).\(casePath.name)" + (values.isEmpty ? "" : casePath.arguments(values))
+  return values.isEmpty ? "_ in \(call)" : call
 }
 
 /// The payload an extract closure returns from the bound values.

@@ -26,14 +26,14 @@ struct EnumCase {
     switch parameters.count {
     case 0: "Void"
     case 1: parameters[0].type
-    default:
-      "(" + parameters.map { ($0.label.map { "\($0): " } ?? "") + $0.type }.joined(separator: ", ") + ")"
+    default: "(" + parameters.map { labeled($0.label, $0.type) }.joined(separator: ", ") + ")"
     }
   }
 
-  /// The bindings of a pattern matching every value: `(v0, v1)`, or `""` without payload.
-  var bindingPattern: String {
-    parameters.isEmpty ? "" : "(" + valueNames.joined(separator: ", ") + ")"
+  /// A pattern matching the case and binding every value to `v0`, `v1`, ...:
+  /// `.move`, `let .move(v0, v1)`.
+  var matchingPattern: String {
+    parameters.isEmpty ? ".\(name)" : "let .\(name)(\(valueNames.joined(separator: ", ")))"
   }
 
   /// `v0`, `v1`, ...: the names the patterns bind the values to.
@@ -41,7 +41,12 @@ struct EnumCase {
 
   /// The arguments of a call to the case, from `values`: `(x: a, b)`.
   func arguments(_ values: [String]) -> String {
-    "(" + zip(parameters, values).map { ($0.label.map { "\($0): " } ?? "") + $1 }.joined(separator: ", ") + ")"
+    "(" + zip(parameters, values).map { labeled($0.label, $1) }.joined(separator: ", ") + ")"
+  }
+
+  /// `label: text`, or `text` without a label.
+  private func labeled(_ label: String?, _ text: String) -> String {
+    label.map { "\($0): \(text)" } ?? text
   }
 
   /// The cases of `declaration`, in order.

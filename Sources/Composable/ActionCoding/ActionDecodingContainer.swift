@@ -12,7 +12,9 @@
 ///   case "setName": self = .setName(try container.decodePayload(String.self))
 ///   case "move":
 ///     let payload = try container.decodeLabeledPayload()
-///     self = .move(from: try payload.decode(Int.self, forKey: "from"), to: try payload.decode(Int.self, forKey: "to"))
+///     self = .move(
+///       from: try payload.decode(Int.self, forKey: "from"),
+///       to: try payload.decode(Int.self, forKey: "to"))
 ///   case "timerTicked": try container.decodeNoPayload(); self = .timerTicked
 ///   default: throw container.unknownCase()
 ///   }
@@ -56,9 +58,10 @@ public struct ActionDecodingContainer {
       }
       guard container.allKeys.count == 1, let key = container.allKeys.first else {
         let keys = container.allKeys.map(\.stringValue).sorted().joined(separator: ", ")
+        let found = keys.isEmpty ? "none" : keys
         throw ActionDecodingError(
           .malformed, at: codingPath,
-          "an action object has exactly one key, the case name of \(typeName(type)), but found \(keys.isEmpty ? "none" : keys)")
+          "an action object has one key, the case name of \(typeName(type)), but found \(found)")
       }
       self.tag = key.stringValue
       self.payload = container
@@ -111,14 +114,17 @@ public struct ActionDecodingContainer {
     let (container, key) = try payloadContainer()
     let payload = try container.nestedUnkeyedContainer(forKey: key)
     guard payload.count == count else {
+      let found = payload.count.map(String.init) ?? "an unknown number"
       throw ActionDecodingError(
         .malformed, at: codingPath + [key],
-        "case '\(tag)' of \(typeName(type)) takes an array of \(count) values, not \(payload.count.map(String.init) ?? "an unknown number")")
+        "case '\(tag)' of \(typeName(type)) takes an array of \(count) values, not \(found)")
     }
     return UnlabeledActionPayload(container: payload)
   }
 
-  private func payloadContainer() throws -> (KeyedDecodingContainer<ActionCodingKey>, ActionCodingKey) {
+  private func payloadContainer() throws
+    -> (KeyedDecodingContainer<ActionCodingKey>, ActionCodingKey)
+  {
     guard let payload else {
       throw ActionDecodingError(
         .malformed, at: codingPath,

@@ -1,7 +1,7 @@
 /// Why an action could not be decoded, and where in the action tree.
 ///
 /// ```
-/// todos.element.action: unknown case 'foo' of Todo.Action; valid cases: binding, deleteButtonTapped
+/// todos.element.action: unknown case 'foo' of Todo.Action; valid cases: binding, toggle
 /// ```
 public struct ActionDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
   /// What went wrong.

@@ -12,7 +12,8 @@ public enum ActionDecodingPolicy: Sendable {
 
 extension CodingUserInfoKey {
   /// The `userInfo` key holding an ``ActionDecodingPolicy``.
-  public static let actionDecodingPolicy = CodingUserInfoKey(rawValue: "Composable.ActionDecodingPolicy")!
+  public static let actionDecodingPolicy = CodingUserInfoKey(
+    rawValue: "Composable.ActionDecodingPolicy")!
 }
 
 extension Decoder {

@@ -1,12 +1,13 @@
 /// Writes actions in the externally tagged form: `"tag"` or `{"tag": payload}`.
 ///
-/// Generated `encode(to:)` of `@CasePathable` enums call these; write one by hand like this:
+/// The `encode(to:)` that `@CasePathable` generates calls these; by hand:
 ///
 /// ```swift
 /// func encode(to encoder: any Encoder) throws {
 ///   switch self {
 ///   case .tapped: try ActionEncoding.encode(case: "tapped", to: encoder)
-///   case let .setName(name): try ActionEncoding.encode(case: "setName", payload: name, to: encoder)
+///   case let .setName(name):
+///     try ActionEncoding.encode(case: "setName", payload: name, to: encoder)
 ///   case let .move(from, to):
 ///     try ActionEncoding.encode(case: "move", labeled: ["from": from, "to": to], to: encoder)
 ///   case let .pair(number, text):
@@ -36,14 +37,17 @@ public enum ActionEncoding {
     case tag: String, labeled payload: KeyValuePairs<String, Any>, to encoder: any Encoder
   ) throws {
     var container = encoder.container(keyedBy: ActionCodingKey.self)
-    var values = container.nestedContainer(keyedBy: ActionCodingKey.self, forKey: ActionCodingKey(tag))
+    var values = container.nestedContainer(
+      keyedBy: ActionCodingKey.self, forKey: ActionCodingKey(tag))
     for (label, value) in payload {
       try values.encode(encodableOpaque(value), forKey: ActionCodingKey(label))
     }
   }
 
   /// A case with several unlabeled payloads: `{"tag": [first, second, ...]}`.
-  public static func encode(case tag: String, unlabeled payload: [Any], to encoder: any Encoder) throws {
+  public static func encode(
+    case tag: String, unlabeled payload: [Any], to encoder: any Encoder
+  ) throws {
     var container = encoder.container(keyedBy: ActionCodingKey.self)
     var values = container.nestedUnkeyedContainer(forKey: ActionCodingKey(tag))
     for value in payload {

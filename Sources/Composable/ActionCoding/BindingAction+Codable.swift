@@ -25,12 +25,14 @@ extension BindingAction: Decodable where Root: BindableFields {
     } catch {
       throw ActionDecodingError(
         .malformed, at: decoder.codingPath,
-        "a binding is an object with one key, a bindable field of \(typeName(Root.self)) (\(bindable))")
+        "a binding is an object with one key, a bindable field of \(typeName(Root.self))"
+          + " (\(bindable))")
     }
     guard container.allKeys.count == 1, let name = container.allKeys.first?.stringValue else {
       throw ActionDecodingError(
         .malformed, at: decoder.codingPath,
-        "a binding sets exactly one field of \(typeName(Root.self)), but found \(container.allKeys.count)")
+        "a binding sets exactly one field of \(typeName(Root.self)),"
+          + " but found \(container.allKeys.count)")
     }
     guard let field = fields.first(where: { $0.name == name }) else {
       throw ActionDecodingError(

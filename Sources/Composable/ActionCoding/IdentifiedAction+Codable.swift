@@ -12,6 +12,6 @@ extension IdentifiedAction: Decodable {
   public init(from decoder: any Decoder) throws {
     let container = try ActionDecodingContainer(from: decoder, for: Self.self, cases: ["element"])
     let payload = try container.decodeLabeledPayload()
-    self = .element(id: try payload.decode(forKey: "id"), action: try payload.decode(forKey: "action"))
+    self = try .element(id: payload.decode(forKey: "id"), action: payload.decode(forKey: "action"))
   }
 }

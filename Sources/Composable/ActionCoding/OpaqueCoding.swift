@@ -8,7 +8,8 @@ func decodeOpaque<T>(
 ) throws -> T {
   guard let decodable = type as? any Decodable.Type else {
     throw ActionDecodingError(
-      .malformed, at: codingPath, "\(typeName(type)) is not Decodable, so this payload cannot be decoded")
+      .malformed, at: codingPath,
+      "\(typeName(type)) is not Decodable, so this payload cannot be decoded")
   }
   return try decode(decodable) as! T
 }
