@@ -3,7 +3,12 @@ import SwiftSyntaxMacros
 
 /// Hands the compiler the macro implementations of this module by type name.
 struct ComposableMacrosProvider: PluginProvider {
-  nonisolated(unsafe) static let macros: [String: any Macro.Type] = [:]
+  nonisolated(unsafe) static let macros: [String: any Macro.Type] = [
+    "CasePathableMacro": CasePathableMacro.self,
+    "MarkerMacro": MarkerMacro.self,
+    "ObservableStateMacro": ObservableStateMacro.self,
+    "ReducerMacro": ReducerMacro.self,
+  ]
 
   func resolveMacro(moduleName: String, typeName: String) throws -> any Macro.Type {
     guard let macro = Self.macros[typeName] else { throw UnknownMacro(name: typeName) }

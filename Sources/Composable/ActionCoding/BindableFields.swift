@@ -1,0 +1,42 @@
+/// A state that names the fields clients may set with a ``BindingAction``, as in
+/// `{"binding": {"title": "Milk"}}`. Decoding a binding for any other field fails.
+///
+/// `@ObservableState` writes the conformance from the fields marked `@BindingState`; by hand:
+///
+/// ```swift
+/// extension Todo.State: BindableFields {
+///   static var bindableFields: [BindableField<Self>] {
+///     [BindableField("title", \.title), BindableField("isComplete", \.isComplete)]
+///   }
+/// }
+/// ```
+public protocol BindableFields {
+  /// The fields clients may set, each with its JSON name.
+  static var bindableFields: [BindableField<Self>] { get }
+}
+
+/// A field of `Root` that a ``BindingAction`` may set: its name and key path.
+public struct BindableField<Root>: Sendable {
+  /// The field's name in JSON.
+  public let name: String
+  /// The field.
+  public let keyPath: PartialKeyPath<Root> & Sendable
+  /// The binding action setting this field to the value under its name in a container.
+  let decode: @Sendable (KeyedDecodingContainer<ActionCodingKey>) throws -> BindingAction<Root>
+
+  /// The field `keyPath`, named `name`. Its value type needs to be `Decodable` for clients
+  /// to set it; otherwise decoding a binding for it fails.
+  public init<Value: Equatable & Sendable>(
+    _ name: String, _ keyPath: WritableKeyPath<Root, Value> & Sendable
+  ) {
+    self.name = name
+    self.keyPath = keyPath
+    self.decode = { container in
+      let key = ActionCodingKey(name)
+      let value = try decodeOpaque(Value.self, at: container.codingPath + [key]) {
+        try container.decode($0, forKey: key)
+      }
+      return .set(keyPath, value)
+    }
+  }
+}

@@ -1,0 +1,24 @@
+/// Makes an enum ``CasePathable`` and `Codable` as externally tagged JSON.
+///
+/// ```swift
+/// @CasePathable
+/// enum Action {
+///   case counter(Counter.Action)                     // {"counter": "incrementButtonTapped"}
+///   case move(from: Int, to: Int)                    // {"move": {"from": 1, "to": 3}}
+///   case refresh                                     // "refresh"
+///   @Internal case response(Result<String, any Error>)  // clients may not send it
+/// }
+/// ```
+///
+/// Generates `AllCasePaths` (one ``AnyCasePath`` per case: `Void` without payload, the
+/// value's type for one value, a tuple for several) and `allCasePaths`, so `\.counter` is a
+/// ``CaseKeyPath``; `encode(to:)` and `init(from:)` unless the enum writes its own; and, for
+/// a `case binding(BindingAction<State>)`, a fast `binding` accessor for ``BindableAction``.
+/// Payloads that are not `Codable` still compile: they encode as their description and fail
+/// to decode.
+@attached(
+  extension, conformances: CasePathable, Encodable, Decodable,
+  names: named(AllCasePaths), named(allCasePaths), named(encode(to:)), named(init(from:)),
+  named(binding))
+public macro CasePathable() =
+  #externalMacro(module: "ComposableMacrosPlugin", type: "CasePathableMacro")

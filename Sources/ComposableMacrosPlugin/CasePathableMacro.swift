@@ -1,0 +1,59 @@
+import SwiftSyntax
+import SwiftSyntaxMacros
+
+/// `@CasePathable`: makes an enum `CasePathable` (case paths for `\.case` key paths) and
+/// `Codable` in the externally tagged form, and gives a `binding` case a fast accessor.
+public struct CasePathableMacro: ExtensionMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    attachedTo declaration: some DeclGroupSyntax,
+    providingExtensionsOf type: some TypeSyntaxProtocol,
+    conformingTo protocols: [TypeSyntax],
+    in context: some MacroExpansionContext
+  ) throws -> [ExtensionDeclSyntax] {
+    guard let enumDecl = declaration.as(EnumDeclSyntax.self) else {
+      throw MacroError("@CasePathable applies to enums only")
+    }
+    let cases = EnumCase.all(of: enumDecl)
+    let access = declaration.accessPrefix
+    let missing = Set(protocols.map(\.trimmedDescription))
+    var conformances: [String] = []
+    var members: [String] = []
+
+    /// Whether to write `member` for `conformance`: unless the enum implements it, when the
+    /// type does not conform yet or declares the conformance itself (to replace synthesis).
+    func needs(_ conformance: String, _ member: String) -> Bool {
+      let isMissing = missing.contains(conformance)
+      if isMissing { conformances.append(conformance) }
+      let declared = declaration.inherits(conformance) || declaration.inherits("Codable")
+      return (isMissing || declared) && !declaration.declares(member)
+    }
+
+    if missing.contains("CasePathable") {
+      conformances.append("CasePathable")
+      members.append(casePathsSource(root: type.trimmedDescription, cases: cases, access: access))
+    }
+    if needs("Encodable", "encode(to:)") {
+      members.append(encodeSource(cases: cases, access: access))
+    }
+    if needs("Decodable", "init(from:)") {
+      members.append(decodeSource(cases: cases, access: access))
+    }
+    if let binding = cases.first(where: { $0.tag == "binding" && $0.parameters.count == 1 }),
+      binding.parameters[0].label == nil, binding.payloadType.hasPrefix("BindingAction<")
+    {
+      members.append(
+        """
+        /// The binding action, when this action is one.
+        \(access)var binding: \(binding.payloadType)? {
+          if case let .binding(action) = self { action } else { nil }
+        }
+        """)
+    }
+    guard !members.isEmpty else { return [] }
+    let inheritance = conformances.isEmpty ? "" : ": " + conformances.joined(separator: ", ")
+    let body = members.joined(separator: "\n\n")
+    let source = "extension \(type.trimmedDescription)\(inheritance) {\n\(body)\n}"
+    return [try ExtensionDeclSyntax("\(raw: source)")]
+  }
+}

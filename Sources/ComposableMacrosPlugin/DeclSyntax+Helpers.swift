@@ -1,0 +1,55 @@
+import SwiftSyntax
+
+extension DeclGroupSyntax {
+  /// The modifier that gives generated members the declaration's own access level:
+  /// `"public "`, `"package "`, or `""` (internal, or private/fileprivate by containment).
+  var accessPrefix: String {
+    for modifier in modifiers {
+      switch modifier.name.tokenKind {
+      case .keyword(.public), .keyword(.open): return "public "
+      case .keyword(.package): return "package "
+      default: continue
+      }
+    }
+    return ""
+  }
+
+  /// Whether the declaration lists `name` (or `Swift.name`) among the types it inherits.
+  func inherits(_ name: String) -> Bool {
+    inheritanceClause?.inheritedTypes.contains {
+      let type = $0.type.trimmedDescription
+      return type == name || type == "Swift.\(name)"
+    } ?? false
+  }
+
+  /// Whether the body declares the function or initializer `signature`, as in `init(from:)`.
+  func declares(_ signature: String) -> Bool {
+    memberBlock.members.contains { member in
+      let (name, parameters): (String, FunctionParameterListSyntax)
+      if let function = member.decl.as(FunctionDeclSyntax.self) {
+        (name, parameters) = (function.name.text, function.signature.parameterClause.parameters)
+      } else if let initializer = member.decl.as(InitializerDeclSyntax.self) {
+        (name, parameters) = ("init", initializer.signature.parameterClause.parameters)
+      } else {
+        return false
+      }
+      return "\(name)(\(parameters.map { "\($0.firstName.text):" }.joined()))" == signature
+    }
+  }
+}
+
+extension AttributeListSyntax {
+  /// Whether one of the attributes is `@name` (or `@Module.name`).
+  func contains(named name: String) -> Bool {
+    contains {
+      guard let attribute = $0.as(AttributeSyntax.self) else { return false }
+      let attributeName = attribute.attributeName.trimmedDescription
+      return attributeName == name || attributeName.hasSuffix(".\(name)")
+    }
+  }
+}
+
+/// `name` without the backticks that let keywords be identifiers: the name JSON uses.
+func unescaped(_ name: String) -> String {
+  name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name
+}
