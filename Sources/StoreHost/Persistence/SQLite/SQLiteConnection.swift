@@ -1,0 +1,108 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection. Not thread-safe: it is opened, used and closed on one thread.
+final class SQLiteConnection {
+  let handle: OpaquePointer
+
+  /// Opens or creates the database file at `path`.
+  init(path: String) throws(SQLiteError) {
+    var handle: OpaquePointer?
+    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+    let code = sqlite3_open_v2(path, &handle, flags, nil)
+    guard code == SQLITE_OK, let handle else {
+      let error = SQLiteError(code: code, connection: handle)
+      sqlite3_close_v2(handle)
+      throw error
+    }
+    self.handle = handle
+  }
+
+  deinit {
+    sqlite3_close_v2(handle)
+  }
+
+  /// Runs one or more statements that return no rows the caller needs.
+  func execute(_ sql: String) throws(SQLiteError) {
+    try check(sqlite3_exec(handle, sql, nil, nil, nil))
+  }
+
+  func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    var statement: OpaquePointer?
+    try check(sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil))
+    return SQLiteStatement(handle: statement!, connection: self)
+  }
+
+  /// Throws unless `code` is `SQLITE_OK`.
+  func check(_ code: Int32) throws(SQLiteError) {
+    guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: handle) }
+  }
+}
+
+/// A prepared statement, reset and rebound for each use.
+final class SQLiteStatement {
+  private let handle: OpaquePointer
+  private let connection: SQLiteConnection
+
+  init(handle: OpaquePointer, connection: SQLiteConnection) {
+    self.handle = handle
+    self.connection = connection
+  }
+
+  deinit {
+    sqlite3_finalize(handle)
+  }
+
+  /// Binds `values` to the parameters `?1`, `?2`, ... in order.
+  func bind(_ values: SQLiteValue...) throws(SQLiteError) {
+    try connection.check(sqlite3_reset(handle))
+    for (offset, value) in values.enumerated() {
+      let index = Int32(offset + 1)
+      let code =
+        switch value {
+        case .integer(let integer): sqlite3_bind_int64(handle, index, integer)
+        case .text(let text): sqlite3_bind_text(handle, index, text, -1, csqlite_transient())
+        case .blob(let data) where data.isEmpty:
+          // A null pointer would bind NULL, not an empty blob.
+          sqlite3_bind_zeroblob(handle, index, 0)
+        case .blob(let data):
+          data.withUnsafeBytes { bytes in
+            sqlite3_bind_blob64(handle, index, bytes.baseAddress, UInt64(bytes.count), csqlite_transient())
+          }
+        }
+      try connection.check(code)
+    }
+  }
+
+  /// Advances to the next row: `true` while there is one, `false` when done.
+  @discardableResult
+  func step() throws(SQLiteError) -> Bool {
+    let code = sqlite3_step(handle)
+    switch code {
+    case SQLITE_ROW: return true
+    case SQLITE_DONE: return false
+    default: throw SQLiteError(code: code, connection: connection.handle)
+    }
+  }
+
+  func integer(at column: Int32) -> Int64 {
+    sqlite3_column_int64(handle, column)
+  }
+
+  func text(at column: Int32) -> String {
+    sqlite3_column_text(handle, column).map { String(cString: $0) } ?? ""
+  }
+
+  func blob(at column: Int32) -> Data {
+    let count = Int(sqlite3_column_bytes(handle, column))
+    guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return Data() }
+    return Data(bytes: bytes, count: count)
+  }
+}
+
+/// A value bound to a statement parameter.
+enum SQLiteValue {
+  case integer(Int64)
+  case text(String)
+  case blob(Data)
+}
