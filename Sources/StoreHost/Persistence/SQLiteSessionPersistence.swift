@@ -73,6 +73,9 @@ public final class SQLiteSessionPersistence: SessionPersistence {
     try await withCheckedThrowingContinuation { queue.enqueueClose($0) }
   }
 
+  /// Transactions and changes written so far.
+  public var statistics: PersistenceStatistics { queue.statistics }
+
   private func change(_ id: SessionID, _ change: PendingChange) async throws {
     switch durability {
     case .fast:
@@ -115,6 +118,7 @@ private func serveBatches(table: SessionTable, queue: WriteQueue) -> (batch: Wri
     if !batch.changes.isEmpty {
       do {
         try table.write(batch.changes)
+        queue.recordCommit(changeCount: batch.changes.count)
       } catch {
         failure = error
         if !isLast { queue.requeue(batch.changes) }

@@ -23,6 +23,7 @@ final class WriteQueue: Sendable {
     /// When the oldest change without a waiter arrived: it is written by `batchDelay` later.
     var oldestUnwaitedChange: ContinuousClock.Instant?
     var isClosed = false
+    var statistics = PersistenceStatistics()
   }
 
   private let state = Mutex(State())
@@ -109,6 +110,18 @@ final class WriteQueue: Sendable {
         wakeUp.wait()
       }
     }
+  }
+
+  /// Counts a committed transaction of `changeCount` changes.
+  func recordCommit(changeCount: Int) {
+    state.withLock { state in
+      state.statistics.commits += 1
+      state.statistics.writtenChanges += changeCount
+    }
+  }
+
+  var statistics: PersistenceStatistics {
+    state.withLock { $0.statistics }
   }
 
   /// Puts changes whose write failed back in front of newer ones, to be retried.
