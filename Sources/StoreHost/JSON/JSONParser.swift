@@ -1,6 +1,6 @@
 /// A strict RFC 8259 parser over raw bytes: no comments, no trailing commas, no duplicate keys,
 /// and a nesting limit so untrusted input cannot exhaust the stack.
-struct JSONParser: ~Copyable {
+struct JSONParser {
   private let bytes: UnsafeRawBufferPointer
   private let maxDepth: Int
   private var offset = 0
