@@ -27,6 +27,11 @@ public final class SQLiteSessionPersistence: SessionPersistence {
     self.queue = queue
   }
 
+  /// Without a ``close()``, the writer still flushes what is queued, then closes the file.
+  deinit {
+    queue.enqueueClose(nil)
+  }
+
   /// Opens (or creates) the database at `path` and starts its writer thread.
   ///
   /// - Parameters:
@@ -43,7 +48,7 @@ public final class SQLiteSessionPersistence: SessionPersistence {
     let queue = WriteQueue(batchDelay: batchDelay)
     try await withCheckedThrowingContinuation { (opened: CheckedContinuation<Void, any Error>) in
       let writer = Thread {
-        runWriter(queue: queue, opened: opened) {
+        SessionWriter.run(queue: queue, opened: opened) {
           try SessionTable(path: path, durability: durability, busyTimeout: busyTimeout)
         }
       }
@@ -83,57 +88,5 @@ public final class SQLiteSessionPersistence: SessionPersistence {
     case .strict:
       try await withCheckedThrowingContinuation { queue.enqueue(id, change, waiter: $0) }
     }
-  }
-}
-
-/// The writer thread: opens the table, serves batches until closed, closes the connection,
-/// and only then tells the closers.
-private func runWriter(
-  queue: WriteQueue, opened: CheckedContinuation<Void, any Error>, openTable: () throws -> SessionTable
-) {
-  let last: (batch: WriteQueue.Batch, failure: (any Error)?)
-  do {
-    let table: SessionTable
-    do {
-      table = try openTable()
-    } catch {
-      opened.resume(throwing: error)
-      return
-    }
-    opened.resume()
-    last = serveBatches(table: table, queue: queue)
-  }
-  for waiter in last.batch.closeWaiters {
-    if let failure = last.failure { waiter.resume(throwing: failure) } else { waiter.resume() }
-  }
-}
-
-/// Takes batches, commits each in one transaction and answers its waiters; returns the last
-/// batch (the one with the close request) and why its commit failed, if it did. A failed
-/// commit is reported to the batch's waiters and its changes are retried.
-private func serveBatches(table: SessionTable, queue: WriteQueue) -> (batch: WriteQueue.Batch, failure: (any Error)?) {
-  while true {
-    let (batch, isLast) = queue.nextBatch()
-    var failure: (any Error)?
-    if !batch.changes.isEmpty {
-      do {
-        try table.write(batch.changes)
-        queue.recordCommit(changeCount: batch.changes.count)
-      } catch {
-        failure = error
-        if !isLast { queue.requeue(batch.changes) }
-      }
-    }
-    for waiter in batch.commitWaiters {
-      if let failure { waiter.resume(throwing: failure) } else { waiter.resume() }
-    }
-    for waiter in batch.loadWaiters {
-      waiter.resume(
-        with: Result { () throws -> [SessionSnapshot] in
-          if let failure { throw failure }
-          return try table.loadAll()
-        })
-    }
-    if isLast { return (batch, failure) }
   }
 }

@@ -7,15 +7,19 @@ import Synchronization
 /// everything pending in one go ("a batch"), so changes queued while it commits share the
 /// next transaction.
 final class WriteQueue: Sendable {
+  typealias Waiter = CheckedContinuation<Void, any Error>
+
   /// Everything the writer takes for one transaction.
   struct Batch {
     var changes: [SessionID: PendingChange] = [:]
-    /// Resumed once `changes` committed (strict saves and deletes, flushes).
-    var commitWaiters: [CheckedContinuation<Void, any Error>] = []
-    /// Resumed with every session after `changes` committed.
+    /// Strict saves and deletes, resumed once their session's change committed.
+    var changeWaiters: [SessionID: [Waiter]] = [:]
+    /// Flushes, resumed once every change committed.
+    var flushWaiters: [Waiter] = []
+    /// Resumed with every session after the changes committed.
     var loadWaiters: [CheckedContinuation<[SessionSnapshot], any Error>] = []
     /// Resumed after the connection closed.
-    var closeWaiters: [CheckedContinuation<Void, any Error>] = []
+    var closeWaiters: [Waiter] = []
   }
 
   private struct State {
@@ -24,6 +28,11 @@ final class WriteQueue: Sendable {
     var oldestUnwaitedChange: ContinuousClock.Instant?
     var isClosed = false
     var statistics = PersistenceStatistics()
+
+    /// Someone is waiting: the writer should start now.
+    var isUrgent: Bool {
+      isClosed || !batch.changeWaiters.isEmpty || !batch.flushWaiters.isEmpty || !batch.loadWaiters.isEmpty
+    }
   }
 
   private let state = Mutex(State())
@@ -38,28 +47,22 @@ final class WriteQueue: Sendable {
   /// without one the change is written within `batchDelay`. Returns `false` (and fails the
   /// waiter) once closed.
   @discardableResult
-  func enqueue(_ id: SessionID, _ change: PendingChange, waiter: CheckedContinuation<Void, any Error>?) -> Bool {
-    let accepted = state.withLock { state in
-      guard !state.isClosed else { return false }
+  func enqueue(_ id: SessionID, _ change: PendingChange, waiter: Waiter?) -> Bool {
+    enqueue { state in
       state.batch.changes[id] = state.batch.changes[id].map { $0.merged(with: change) } ?? change
       if let waiter {
-        state.batch.commitWaiters.append(waiter)
+        state.batch.changeWaiters[id, default: []].append(waiter)
       } else if state.oldestUnwaitedChange == nil {
         state.oldestUnwaitedChange = .now
       }
-      return true
+    } orFail: {
+      waiter?.resume(throwing: $0)
     }
-    guard accepted else {
-      waiter?.resume(throwing: SessionPersistenceError.closed)
-      return false
-    }
-    wakeUp.signal()
-    return true
   }
 
   /// Asks the writer to commit everything queued, then resume `waiter`.
-  func enqueueFlush(_ waiter: CheckedContinuation<Void, any Error>) {
-    enqueue { $0.batch.commitWaiters.append(waiter) } orFail: { waiter.resume(throwing: $0) }
+  func enqueueFlush(_ waiter: Waiter) {
+    enqueue { $0.batch.flushWaiters.append(waiter) } orFail: { waiter.resume(throwing: $0) }
   }
 
   /// Asks the writer to commit everything queued, then read every session for `waiter`.
@@ -68,23 +71,29 @@ final class WriteQueue: Sendable {
   }
 
   /// Asks the writer to commit everything queued, close, and stop; later requests fail.
-  func enqueueClose(_ waiter: CheckedContinuation<Void, any Error>) {
-    enqueue {
-      $0.batch.closeWaiters.append(waiter)
-      $0.isClosed = true
+  /// Without a `waiter` nobody hears how the last commit went.
+  func enqueueClose(_ waiter: Waiter?) {
+    enqueue { state in
+      if let waiter { state.batch.closeWaiters.append(waiter) }
+      state.isClosed = true
     } orFail: {
-      waiter.resume(throwing: $0)
+      waiter?.resume(throwing: $0)
     }
   }
 
-  private func enqueue(_ add: (inout State) -> Void, orFail fail: (any Error) -> Void) {
+  @discardableResult
+  private func enqueue(_ add: (inout State) -> Void, orFail fail: (any Error) -> Void) -> Bool {
     let accepted = state.withLock { state in
       guard !state.isClosed else { return false }
       add(&state)
       return true
     }
-    guard accepted else { return fail(SessionPersistenceError.closed) }
+    guard accepted else {
+      fail(SessionPersistenceError.closed)
+      return false
+    }
     wakeUp.signal()
+    return true
   }
 
   /// Blocks the writer until there is work: at once for waiters or a close, else when the
@@ -94,8 +103,7 @@ final class WriteQueue: Sendable {
       let taken: (batch: Batch, isLast: Bool)?
       let wait: Duration?
       (taken, wait) = state.withLock { state in
-        let isUrgent = state.isClosed || !state.batch.commitWaiters.isEmpty || !state.batch.loadWaiters.isEmpty
-        let wait = isUrgent ? .zero : state.oldestUnwaitedChange.map { max(.zero, $0 + batchDelay - .now) }
+        let wait = state.isUrgent ? .zero : state.oldestUnwaitedChange.map { max(.zero, $0 + batchDelay - .now) }
         guard wait == .zero else { return (nil, wait) }
         defer {
           state.batch = Batch()
@@ -124,7 +132,7 @@ final class WriteQueue: Sendable {
     state.withLock { $0.statistics }
   }
 
-  /// Puts changes whose write failed back in front of newer ones, to be retried.
+  /// Puts changes whose write failed back behind newer ones, to be retried after `batchDelay`.
   func requeue(_ changes: [SessionID: PendingChange]) {
     state.withLock { state in
       for (id, change) in changes {

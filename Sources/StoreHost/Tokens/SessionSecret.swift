@@ -16,7 +16,7 @@ public enum SessionSecret {
     let path = directory + "/" + fileName
     if let secret = try read(path) { return secret }
     guard mkdir(directory, 0o700) == 0 || errno == EEXIST else { throw .system("mkdir", path: directory, errno: errno) }
-    let temporary = path + ".\(getpid()).tmp"
+    let temporary = path + "." + Base64URL.encode(SecureRandom.bytes(9)) + ".tmp"
     try write(SecureRandom.bytes(generatedLength), toNewFile: temporary)
     defer { unlink(temporary) }
     if link(temporary, path) != 0, errno != EEXIST {

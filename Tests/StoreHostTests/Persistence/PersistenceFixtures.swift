@@ -31,3 +31,16 @@ func snapshot(_ id: SessionID, version: Int, created: Double = 1_700_000_000, la
     createdAt: Date(timeIntervalSince1970: created),
     lastActiveAt: Date(timeIntervalSince1970: lastActive ?? created + Double(version)))
 }
+
+/// What `persistence` loads once it equals `expected`, or after 5 seconds of polling.
+func eventuallyLoad(_ expected: [SessionSnapshot], from persistence: some SessionPersistence) async throws
+  -> [SessionSnapshot]
+{
+  let deadline = ContinuousClock.now + .seconds(5)
+  var loaded = try await persistence.loadAll()
+  while loaded != expected, ContinuousClock.now < deadline {
+    try await Task.sleep(for: .milliseconds(10))
+    loaded = try await persistence.loadAll()
+  }
+  return loaded
+}

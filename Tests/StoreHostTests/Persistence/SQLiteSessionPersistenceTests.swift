@@ -72,15 +72,10 @@ import Testing
     let id = SessionID.random()
     for version in 1...100 { try await persistence.save(snapshot(id, version: version)) }
     // Another connection sees the last version once the delay has passed, without a flush.
-    var seen: [SessionSnapshot] = []
-    let deadline = ContinuousClock.now + .seconds(5)
-    while seen.first?.version != 100, ContinuousClock.now < deadline {
-      try await Task.sleep(for: .milliseconds(25))
-      let observer = try await database.open()
-      seen = try await observer.loadAll()
-      try await observer.close()
-    }
-    #expect(seen == [snapshot(id, version: 100)])
+    let observer = try await database.open()
+    let expected = [snapshot(id, version: 100)]
+    #expect(try await eventuallyLoad(expected, from: observer) == expected)
+    try await observer.close()
     #expect(persistence.statistics.writtenChanges < 100)
     try await persistence.close()
   }
@@ -138,8 +133,54 @@ import Testing
     }
     let survivor = try await database.open(.strict)
     let recovered = try await survivor.loadAll()
+    withExtendedLifetime(crashed) {}
     #expect(Dictionary(uniqueKeysWithValues: recovered.map { ($0.id, $0.version) }) == acknowledged)
     try await survivor.close()
+  }
+
+  /// Another connection makes SQLite refuse every write of the session `poison`.
+  private func refusePoison(in database: TemporaryDatabase) throws -> SQLiteConnection {
+    let saboteur = try SQLiteConnection(path: database.path)
+    try saboteur.execute("PRAGMA busy_timeout=5000")
+    try saboteur.execute(
+      """
+      CREATE TRIGGER refuse_poison BEFORE INSERT ON sessions WHEN NEW.id = 'poison'
+      BEGIN SELECT RAISE(ABORT, 'poisoned'); END
+      """)
+    return saboteur
+  }
+
+  @Test func aRefusedChangeDoesNotHoldBackItsBatchAndIsRetried() async throws {
+    let database = try TemporaryDatabase()
+    defer { database.remove() }
+    let persistence = try await database.open(.fast, batchDelay: .milliseconds(10))
+    let saboteur = try refusePoison(in: database)
+    let good = snapshot(SessionID("good")!, version: 1)
+    let poison = snapshot(SessionID("poison")!, version: 1)
+    try await persistence.save(poison)
+    try await persistence.save(good)
+    await #expect(throws: SQLiteError.self) { try await persistence.flush() }
+    let observer = try await database.open()
+    #expect(try await observer.loadAll() == [good])
+
+    // Once SQLite accepts it again, the failed change is written by a retry.
+    try saboteur.execute("DROP TRIGGER refuse_poison")
+    #expect(try await eventuallyLoad([good, poison], from: observer) == [good, poison])
+    try await observer.close()
+    try await persistence.close()
+  }
+
+  @Test func aRefusedStrictSaveFailsOnlyItsOwnCaller() async throws {
+    let database = try TemporaryDatabase()
+    defer { database.remove() }
+    let persistence = try await database.open(.strict)
+    let saboteur = try refusePoison(in: database)
+    let poisonSave = Task { try await persistence.save(snapshot(SessionID("poison")!, version: 1)) }
+    let goodSave = Task { try await persistence.save(snapshot(SessionID("good")!, version: 1)) }
+    try await goodSave.value
+    await #expect(throws: SQLiteError.self) { try await poisonSave.value }
+    withExtendedLifetime(saboteur) {}
+    await #expect(throws: SQLiteError.self) { try await persistence.close() }
   }
 
   @Test func callsAfterCloseFail() async throws {

@@ -55,7 +55,8 @@ final class SQLiteStatement {
 
   /// Binds `values` to the parameters `?1`, `?2`, ... in order.
   func bind(_ values: SQLiteValue...) throws(SQLiteError) {
-    try connection.check(sqlite3_reset(handle))
+    // `sqlite3_reset` repeats the error of the previous `step`, which was already thrown.
+    sqlite3_reset(handle)
     for (offset, value) in values.enumerated() {
       let index = Int32(offset + 1)
       let code =
