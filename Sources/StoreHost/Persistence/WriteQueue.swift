@@ -52,9 +52,12 @@ final class WriteQueue: Sendable {
       state.batch.changes[id] = state.batch.changes[id].map { $0.merged(with: change) } ?? change
       if let waiter {
         state.batch.changeWaiters[id, default: []].append(waiter)
-      } else if state.oldestUnwaitedChange == nil {
-        state.oldestUnwaitedChange = .now
+        return true
       }
+      // Only the first change of a batch sets the writer's deadline; later ones need no wake-up.
+      guard state.oldestUnwaitedChange == nil else { return false }
+      state.oldestUnwaitedChange = .now
+      return true
     } orFail: {
       waiter?.resume(throwing: $0)
     }
@@ -62,12 +65,22 @@ final class WriteQueue: Sendable {
 
   /// Asks the writer to commit everything queued, then resume `waiter`.
   func enqueueFlush(_ waiter: Waiter) {
-    enqueue { $0.batch.flushWaiters.append(waiter) } orFail: { waiter.resume(throwing: $0) }
+    enqueue { state in
+      state.batch.flushWaiters.append(waiter)
+      return true
+    } orFail: {
+      waiter.resume(throwing: $0)
+    }
   }
 
   /// Asks the writer to commit everything queued, then read every session for `waiter`.
   func enqueueLoad(_ waiter: CheckedContinuation<[SessionSnapshot], any Error>) {
-    enqueue { $0.batch.loadWaiters.append(waiter) } orFail: { waiter.resume(throwing: $0) }
+    enqueue { state in
+      state.batch.loadWaiters.append(waiter)
+      return true
+    } orFail: {
+      waiter.resume(throwing: $0)
+    }
   }
 
   /// Asks the writer to commit everything queued, close, and stop; later requests fail.
@@ -76,23 +89,24 @@ final class WriteQueue: Sendable {
     enqueue { state in
       if let waiter { state.batch.closeWaiters.append(waiter) }
       state.isClosed = true
+      return true
     } orFail: {
       waiter?.resume(throwing: $0)
     }
   }
 
+  /// Runs `add` on the state unless closed; `add` returns whether the writer must wake up.
   @discardableResult
-  private func enqueue(_ add: (inout State) -> Void, orFail fail: (any Error) -> Void) -> Bool {
-    let accepted = state.withLock { state in
-      guard !state.isClosed else { return false }
-      add(&state)
-      return true
+  private func enqueue(_ add: (inout State) -> Bool, orFail fail: (any Error) -> Void) -> Bool {
+    let wake: Bool? = state.withLock { state in
+      guard !state.isClosed else { return nil }
+      return add(&state)
     }
-    guard accepted else {
+    guard let wake else {
       fail(SessionPersistenceError.closed)
       return false
     }
-    wakeUp.signal()
+    if wake { wakeUp.signal() }
     return true
   }
 
