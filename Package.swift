@@ -56,7 +56,10 @@ let package = Package(
     .executableTarget(
       name: "ComposableBenchmarks", dependencies: ["ComposableArchitecture"], path: "Benchmarks/ComposableBenchmarks"),
     .executableTarget(
-      name: "StoreHostPersistenceBenchmarks", dependencies: ["StoreHost"], path: "Benchmarks/persistence"),
+      name: "StoreHostPersistenceBenchmarks", dependencies: ["StoreHost"], path: "Benchmarks/persistence/Benchmark"),
+    // A child process for StoreHostTests to kill -9 in the middle of strict saves.
+    .executableTarget(
+      name: "StoreHostCrashWriter", dependencies: ["StoreHost"], path: "Benchmarks/persistence/CrashWriter"),
 
     .testTarget(name: "ComposableTests", dependencies: ["Composable"]),
     .testTarget(name: "ComposableArchitectureTests", dependencies: ["ComposableArchitecture", "ComposableTesting"]),
