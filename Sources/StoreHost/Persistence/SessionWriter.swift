@@ -16,7 +16,7 @@ enum SessionWriter {
       last = serveBatches(table: table, queue: queue)
     }
     for waiter in last.batch.closeWaiters {
-      waiter.resume(with: last.failure.map { .failure($0) } ?? .success(()))
+      waiter.resume(with: outcome(last.failure))
     }
   }
 
@@ -34,11 +34,10 @@ enum SessionWriter {
       }
       let anyFailure = failures.values.first
       for (id, waiters) in batch.changeWaiters {
-        let result: Result<Void, any Error> = failures[id].map { .failure($0) } ?? .success(())
-        for waiter in waiters { waiter.resume(with: result) }
+        for waiter in waiters { waiter.resume(with: outcome(failures[id])) }
       }
       for waiter in batch.flushWaiters {
-        waiter.resume(with: anyFailure.map { .failure($0) } ?? .success(()))
+        waiter.resume(with: outcome(anyFailure))
       }
       for waiter in batch.loadWaiters {
         waiter.resume(
@@ -49,6 +48,11 @@ enum SessionWriter {
       }
       if isLast { return (batch, anyFailure) }
     }
+  }
+
+  /// Success, or failure with `error` when there is one.
+  private static func outcome(_ error: (any Error)?) -> Result<Void, any Error> {
+    error.map { .failure($0) } ?? .success(())
   }
 
   /// Commits `changes` in one transaction. When that fails, commits each change on its own,
