@@ -19,81 +19,70 @@ extension JSONValue {
   /// Sets the value at `pointer`: the whole document, an object member (added or replaced), or
   /// an array element inserted before the index (`-` appends).
   mutating func add(_ value: JSONValue, at pointer: JSONPointer) throws(JSONPatchError) {
-    guard let last = pointer.tokens.last else {
+    guard !pointer.tokens.isEmpty else {
       self = value
       return
     }
-    try withParent(of: pointer) { (parent: inout JSONValue) throws(JSONPatchError) in
-      switch parent {
-      case .object(var members):
-        parent = .null
-        members[last] = value
-        parent = .object(members)
-      case .array(var elements):
-        let index = last == "-" ? elements.count : try Self.index(last, in: elements.count + 1, pointer: pointer)
-        parent = .null
-        elements.insert(value, at: index)
-        parent = .array(elements)
-      default:
-        throw .pathNotFound(pointer)
-      }
+    try modifyParent(of: pointer) { (members, key) throws(JSONPatchError) in
+      members[key] = value
+    } array: { (elements, token) throws(JSONPatchError) in
+      let index = token == "-" ? elements.count : try Self.index(token, in: elements.count + 1, pointer: pointer)
+      elements.insert(value, at: index)
     }
   }
 
   /// Removes the member or element at `pointer` and returns it.
   @discardableResult
   mutating func remove(at pointer: JSONPointer) throws(JSONPatchError) -> JSONValue {
-    guard let last = pointer.tokens.last else { throw .invalidTarget(pointer) }
-    return try withParent(of: pointer) { (parent: inout JSONValue) throws(JSONPatchError) -> JSONValue in
-      switch parent {
-      case .object(var members):
-        parent = .null
-        defer { parent = .object(members) }
-        guard let removed = members.removeValue(forKey: last) else { throw .pathNotFound(pointer) }
-        return removed
-      case .array(var elements):
-        let index = try Self.index(last, in: elements.count, pointer: pointer)
-        parent = .null
-        defer { parent = .array(elements) }
-        return elements.remove(at: index)
-      default:
-        throw .pathNotFound(pointer)
-      }
+    guard !pointer.tokens.isEmpty else { throw .invalidTarget(pointer) }
+    return try modifyParent(of: pointer) { (members, key) throws(JSONPatchError) in
+      guard let removed = members.removeValue(forKey: key) else { throw .pathNotFound(pointer) }
+      return removed
+    } array: { (elements, token) throws(JSONPatchError) in
+      elements.remove(at: try Self.index(token, in: elements.count, pointer: pointer))
     }
   }
 
   /// Replaces the existing value at `pointer`.
   mutating func replace(at pointer: JSONPointer, with value: JSONValue) throws(JSONPatchError) {
-    guard let last = pointer.tokens.last else {
+    guard !pointer.tokens.isEmpty else {
       self = value
       return
     }
-    try withParent(of: pointer) { (parent: inout JSONValue) throws(JSONPatchError) in
+    try modifyParent(of: pointer) { (members, key) throws(JSONPatchError) in
+      guard members[key] != nil else { throw .pathNotFound(pointer) }
+      members[key] = value
+    } array: { (elements, token) throws(JSONPatchError) in
+      elements[try Self.index(token, in: elements.count, pointer: pointer)] = value
+    }
+  }
+
+  /// Runs `object` or `array`, with the last token of `pointer`, on the storage of the
+  /// container that pointer ends in. Every level is detached from its parent while it changes,
+  /// so no container is copied.
+  private mutating func modifyParent<R>(
+    of pointer: JSONPointer,
+    object: (inout [String: JSONValue], String) throws(JSONPatchError) -> R,
+    array: (inout [JSONValue], String) throws(JSONPatchError) -> R
+  ) throws(JSONPatchError) -> R {
+    let last = pointer.tokens[pointer.tokens.count - 1]
+    return try withDescendant(at: pointer.tokens.dropLast(), pointer: pointer) { (parent) throws(JSONPatchError) -> R in
       switch parent {
       case .object(var members):
-        guard members[last] != nil else { throw .pathNotFound(pointer) }
         parent = .null
-        members[last] = value
-        parent = .object(members)
+        defer { parent = .object(members) }
+        return try object(&members, last)
       case .array(var elements):
-        let index = try Self.index(last, in: elements.count, pointer: pointer)
         parent = .null
-        elements[index] = value
-        parent = .array(elements)
+        defer { parent = .array(elements) }
+        return try array(&elements, last)
       default:
         throw .pathNotFound(pointer)
       }
     }
   }
 
-  /// Runs `body` on the container holding the value `pointer` refers to, in place: each level
-  /// is detached from its parent while it changes, so no container is copied.
-  private mutating func withParent<R>(
-    of pointer: JSONPointer, _ body: (inout JSONValue) throws(JSONPatchError) -> R
-  ) throws(JSONPatchError) -> R {
-    try withDescendant(at: pointer.tokens.dropLast(), pointer: pointer, body)
-  }
-
+  /// Runs `body` in place on the value `tokens` lead to, detaching each level on the way.
   private mutating func withDescendant<R>(
     at tokens: ArraySlice<String>, pointer: JSONPointer, _ body: (inout JSONValue) throws(JSONPatchError) -> R
   ) throws(JSONPatchError) -> R {
