@@ -48,12 +48,18 @@ let package = Package(
     .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
     .target(name: "HTTP", dependencies: ["CSystemShim", "COpenSSL"]),
     // Layer 4: sessions hosting root stores behind the wire protocol.
-    .target(name: "StoreHost", dependencies: ["Composable", "HTTP", "COpenSSL"]),
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .target(name: "StoreHost", dependencies: ["Composable", "HTTP", "COpenSSL", "CSQLite"]),
     // Layer 5: the demo features and the `storehost` command.
     .target(name: "StoreHostDemo", dependencies: ["ComposableArchitecture"]),
     .executableTarget(name: "storehost", dependencies: ["StoreHost", "StoreHostDemo"]),
     .executableTarget(
-      name: "ComposableBenchmarks", dependencies: ["Composable"], path: "Benchmarks/ComposableBenchmarks"),
+      name: "ComposableBenchmarks", dependencies: ["ComposableArchitecture"], path: "Benchmarks/ComposableBenchmarks"),
+    .executableTarget(
+      name: "StoreHostPersistenceBenchmarks", dependencies: ["StoreHost"], path: "Benchmarks/persistence/Benchmark"),
+    // A child process for StoreHostTests to kill -9 in the middle of strict saves.
+    .executableTarget(
+      name: "StoreHostCrashWriter", dependencies: ["StoreHost"], path: "Benchmarks/persistence/CrashWriter"),
 
     .testTarget(name: "ComposableTests", dependencies: ["Composable"]),
     .testTarget(name: "ComposableArchitectureTests", dependencies: ["ComposableArchitecture", "ComposableTesting"]),

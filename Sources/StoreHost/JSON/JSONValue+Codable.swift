@@ -1,0 +1,80 @@
+import Foundation
+
+extension JSONValue: Codable {
+  /// Decodes any JSON value; whole numbers that fit in `Int64` become ``int(_:)``.
+  public init(from decoder: any Decoder) throws {
+    if var elements = try? decoder.unkeyedContainer() {
+      var array: [JSONValue] = []
+      if let count = elements.count { array.reserveCapacity(count) }
+      while !elements.isAtEnd { array.append(try elements.decode(JSONValue.self)) }
+      self = .array(array)
+      return
+    }
+    if let members = try? decoder.container(keyedBy: MemberKey.self) {
+      var object: [String: JSONValue] = [:]
+      for key in members.allKeys { object[key.stringValue] = try members.decode(JSONValue.self, forKey: key) }
+      self = .object(object)
+      return
+    }
+    let scalar = try decoder.singleValueContainer()
+    if scalar.decodeNil() {
+      self = .null
+    } else if let bool = try? scalar.decode(Bool.self) {
+      self = .bool(bool)
+    } else if let int = try? scalar.decode(Int64.self) {
+      self = .int(int)
+    } else if let double = try? scalar.decode(Double.self) {
+      self = .double(double)
+    } else {
+      self = .string(try scalar.decode(String.self))
+    }
+  }
+
+  /// Encodes the value; object members in sorted key order.
+  public func encode(to encoder: any Encoder) throws {
+    switch self {
+    case .array(let elements):
+      var container = encoder.unkeyedContainer()
+      for element in elements { try container.encode(element) }
+    case .object(let members):
+      var container = encoder.container(keyedBy: MemberKey.self)
+      for key in members.keys.sorted(by: JSONSerializer.utf8Order) {
+        try container.encode(members[key]!, forKey: MemberKey(key))
+      }
+    case .null:
+      var container = encoder.singleValueContainer()
+      try container.encodeNil()
+    case .bool(let bool):
+      var container = encoder.singleValueContainer()
+      try container.encode(bool)
+    case .int(let int):
+      var container = encoder.singleValueContainer()
+      try container.encode(int)
+    case .double(let double):
+      var container = encoder.singleValueContainer()
+      try container.encode(double)
+    case .string(let string):
+      var container = encoder.singleValueContainer()
+      try container.encode(string)
+    }
+  }
+
+  /// Converts any `Encodable` value (a feature's state, say) into a JSON value.
+  public init(encoding value: some Encodable) throws {
+    self = try JSONValue(parsing: JSONEncoder().encode(value))
+  }
+
+  /// Decodes a `Decodable` type (a feature's action, say) from this JSON value.
+  public func decode<T: Decodable>(as type: T.Type = T.self) throws -> T {
+    try JSONDecoder().decode(type, from: serialized())
+  }
+}
+
+/// An object member name as a coding key.
+private struct MemberKey: CodingKey {
+  let stringValue: String
+  var intValue: Int? { nil }
+  init(_ string: String) { stringValue = string }
+  init?(stringValue: String) { self.init(stringValue) }
+  init?(intValue: Int) { nil }
+}

@@ -1,0 +1,63 @@
+/// The bounds that keep one session, or many, from exhausting the server. Every field has a
+/// default meant for a small public deployment; the `storehost` command exposes each.
+public struct SessionLimits: Hashable, Sendable {
+  /// Live sessions at once; creating one more answers 503. Default 10,000.
+  public var maxSessions: Int = 10_000
+  /// A session without actions or event streams for this long is evicted (and deleted from
+  /// persistence). Default 30 minutes.
+  public var idleTimeout: Duration = .seconds(30 * 60)
+  /// Actions per second a session's bucket refills; beyond it actions answer 429. Default 20.
+  public var actionsPerSecond: Double = 20
+  /// Actions a session may send at once before the rate applies (the bucket's size). Default 40.
+  public var actionBurst: Int = 40
+  /// Largest `POST .../actions` body in bytes; larger answers 413. Default 64 KiB.
+  public var maxActionBodyBytes: Int = 64 * 1024
+  /// Most actions in one batch (a JSON array body); more answers 413. Default 32,
+  /// and never more than ``actionBurst``, so a full batch can pass the rate limit.
+  public var maxActionsPerBatch: Int = 32
+  /// Open event streams per session; one more answers 429. Default 8.
+  public var maxEventStreamsPerSession: Int = 8
+  /// Effects running at once per session; actions that would start more answer 429. Default 64.
+  public var maxRunningEffectsPerSession: Int = 64
+  /// Recent versions kept per session so a reconnecting stream (`Last-Event-ID`) gets a patch
+  /// instead of a snapshot. Default 32.
+  public var eventHistoryLength: Int = 32
+
+  /// The defaults above.
+  public init() {}
+
+  /// Throws the first field that is out of range, or a batch limit above the burst.
+  public func validate() throws(SessionLimitsError) {
+    let positive: [(String, Bool)] = [
+      ("maxSessions", maxSessions > 0),
+      ("idleTimeout", idleTimeout > .zero),
+      ("actionsPerSecond", actionsPerSecond > 0 && actionsPerSecond.isFinite),
+      ("actionBurst", actionBurst > 0),
+      ("maxActionBodyBytes", maxActionBodyBytes > 0),
+      ("maxActionsPerBatch", maxActionsPerBatch > 0),
+      ("maxEventStreamsPerSession", maxEventStreamsPerSession > 0),
+      ("maxRunningEffectsPerSession", maxRunningEffectsPerSession > 0),
+      ("eventHistoryLength", eventHistoryLength >= 0),
+    ]
+    if let (field, _) = positive.first(where: { !$0.1 }) { throw .outOfRange(field) }
+    guard maxActionsPerBatch <= actionBurst else {
+      throw .batchExceedsBurst(batch: maxActionsPerBatch, burst: actionBurst)
+    }
+  }
+}
+
+/// Why a ``SessionLimits`` value cannot be used.
+public enum SessionLimitsError: Error, Equatable, CustomStringConvertible {
+  /// The named field must be positive (``SessionLimits/eventHistoryLength`` may be zero).
+  case outOfRange(String)
+  /// A full batch could never pass the rate limit.
+  case batchExceedsBurst(batch: Int, burst: Int)
+
+  public var description: String {
+    switch self {
+    case .outOfRange(let field): "the session limit \(field) must be positive"
+    case .batchExceedsBurst(let batch, let burst):
+      "maxActionsPerBatch (\(batch)) must not exceed actionBurst (\(burst)), or a full batch is always rate limited"
+    }
+  }
+}

@@ -1,0 +1,14 @@
+/// The latest not-yet-written change to one session; a newer change replaces an older one.
+enum PendingChange: Sendable {
+  case save(SessionSnapshot)
+  case delete
+
+  /// The change to keep when `newer` arrives while `self` is still pending: a save of an older
+  /// version never replaces a save of a newer one.
+  func merged(with newer: PendingChange) -> PendingChange {
+    if case .save(let kept) = self, case .save(let incoming) = newer, incoming.version < kept.version {
+      return self
+    }
+    return newer
+  }
+}

@@ -1,0 +1,71 @@
+import CSQLite
+import Foundation
+
+/// A prepared statement, reset and rebound for each use.
+final class SQLiteStatement {
+  private let handle: OpaquePointer
+  private let connection: SQLiteConnection
+
+  init(handle: OpaquePointer, connection: SQLiteConnection) {
+    self.handle = handle
+    self.connection = connection
+  }
+
+  deinit {
+    sqlite3_finalize(handle)
+  }
+
+  /// Binds `values` to the parameters `?1`, `?2`, ... in order.
+  func bind(_ values: SQLiteValue...) throws(SQLiteError) {
+    // `sqlite3_reset` repeats the error of the previous `step`, which was already thrown.
+    sqlite3_reset(handle)
+    for (offset, value) in values.enumerated() {
+      let index = Int32(offset + 1)
+      let code =
+        switch value {
+        case .integer(let integer): sqlite3_bind_int64(handle, index, integer)
+        case .text(let text): sqlite3_bind_text(handle, index, text, -1, csqlite_transient())
+        case .blob(let data) where data.isEmpty:
+          // A null pointer would bind NULL, not an empty blob.
+          sqlite3_bind_zeroblob(handle, index, 0)
+        case .blob(let data):
+          data.withUnsafeBytes { bytes in
+            sqlite3_bind_blob64(handle, index, bytes.baseAddress, UInt64(bytes.count), csqlite_transient())
+          }
+        }
+      try connection.check(code)
+    }
+  }
+
+  /// Advances to the next row: `true` while there is one, `false` when done.
+  @discardableResult
+  func step() throws(SQLiteError) -> Bool {
+    let code = sqlite3_step(handle)
+    switch code {
+    case SQLITE_ROW: return true
+    case SQLITE_DONE: return false
+    default: throw SQLiteError(code: code, connection: connection.handle)
+    }
+  }
+
+  func integer(at column: Int32) -> Int64 {
+    sqlite3_column_int64(handle, column)
+  }
+
+  func text(at column: Int32) -> String {
+    sqlite3_column_text(handle, column).map { String(cString: $0) } ?? ""
+  }
+
+  func blob(at column: Int32) -> Data {
+    let count = Int(sqlite3_column_bytes(handle, column))
+    guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return Data() }
+    return Data(bytes: bytes, count: count)
+  }
+}
+
+/// A value bound to a statement parameter.
+enum SQLiteValue {
+  case integer(Int64)
+  case text(String)
+  case blob(Data)
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// Sessions in one SQLite file (WAL mode), written by one dedicated thread that owns the
+/// connection.
+///
+/// Every write is one transaction holding complete snapshots, so version and state always
+/// change together and a crash leaves the last committed versions. See ``Durability`` for
+/// when ``save(_:)`` returns; ``close()`` flushes everything.
+///
+/// ```swift
+/// let persistence = try await SQLiteSessionPersistence.open(path: ".storehost/sessions.sqlite", durability: .strict)
+/// for snapshot in try await persistence.loadAll() { ... }
+/// try await persistence.save(SessionSnapshot(id: id, version: 3, state: state.serialized(), createdAt: created, lastActiveAt: .now))
+/// ```
+public final class SQLiteSessionPersistence: SessionPersistence {
+  /// How long a `fast` save may wait before it is written, by default.
+  public static let defaultBatchDelay: Duration = .milliseconds(100)
+  /// How long a write waits for another process's lock on the file, by default.
+  public static let defaultBusyTimeout: Duration = .seconds(5)
+
+  /// The promise ``save(_:)`` and ``delete(_:)`` keep.
+  public let durability: Durability
+  private let queue: WriteQueue
+
+  private init(durability: Durability, queue: WriteQueue) {
+    self.durability = durability
+    self.queue = queue
+  }
+
+  /// Without a ``close()``, the writer still flushes what is queued, then closes the file.
+  deinit {
+    queue.enqueueClose(nil)
+  }
+
+  /// Opens (or creates) the database at `path` and starts its writer thread.
+  ///
+  /// - Parameters:
+  ///   - path: The SQLite file; its directory must exist.
+  ///   - durability: `fast` (default) or `strict`.
+  ///   - batchDelay: In `fast` mode, the longest a save waits before its batch is written.
+  ///   - busyTimeout: How long a write waits while another connection holds the write lock.
+  public static func open(
+    path: String,
+    durability: Durability = .fast,
+    batchDelay: Duration = defaultBatchDelay,
+    busyTimeout: Duration = defaultBusyTimeout
+  ) async throws -> SQLiteSessionPersistence {
+    let queue = WriteQueue(batchDelay: batchDelay)
+    try await withCheckedThrowingContinuation { (opened: CheckedContinuation<Void, any Error>) in
+      let writer = Thread {
+        SessionWriter.run(queue: queue, opened: opened) {
+          try SessionTable(path: path, durability: durability, busyTimeout: busyTimeout)
+        }
+      }
+      writer.name = "StoreHost session writer"
+      writer.start()
+    }
+    return SQLiteSessionPersistence(durability: durability, queue: queue)
+  }
+
+  public func loadAll() async throws -> [SessionSnapshot] {
+    try await withCheckedThrowingContinuation { queue.enqueueLoad($0) }
+  }
+
+  public func save(_ snapshot: SessionSnapshot) async throws {
+    try await change(snapshot.id, .save(snapshot))
+  }
+
+  public func delete(_ id: SessionID) async throws {
+    try await change(id, .delete)
+  }
+
+  public func flush() async throws {
+    try await withCheckedThrowingContinuation { queue.enqueueFlush($0) }
+  }
+
+  public func close() async throws {
+    try await withCheckedThrowingContinuation { queue.enqueueClose($0) }
+  }
+
+  /// Transactions and changes written so far.
+  public var statistics: PersistenceStatistics { queue.statistics }
+
+  private func change(_ id: SessionID, _ change: PendingChange) async throws {
+    switch durability {
+    case .fast:
+      guard queue.enqueue(id, change, waiter: nil) else { throw SessionPersistenceError.closed }
+    case .strict:
+      try await withCheckedThrowingContinuation { queue.enqueue(id, change, waiter: $0) }
+    }
+  }
+}

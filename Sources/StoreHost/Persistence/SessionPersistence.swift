@@ -1,0 +1,41 @@
+/// Where sessions outlive the process: the session host's only view of storage, so a local
+/// file and a database shared by several processes are interchangeable.
+///
+/// Every method may be called from any task. Implementations keep, for each session, the
+/// snapshot with the highest version they were given, with its version and state together.
+public protocol SessionPersistence: Sendable {
+  /// Every stored session, after all earlier saves and deletes took effect.
+  func loadAll() async throws -> [SessionSnapshot]
+
+  /// Stores `snapshot`, replacing an older version of the same session; an older version
+  /// than the one stored is ignored. When this returns depends on the durability promised
+  /// by the implementation (see ``Durability``).
+  func save(_ snapshot: SessionSnapshot) async throws
+
+  /// Forgets the session. A later ``save(_:)`` of the same id stores it again.
+  func delete(_ id: SessionID) async throws
+
+  /// Returns once every earlier save and delete is durable, or throws why it is not.
+  func flush() async throws
+
+  /// Flushes, then releases the storage. Later calls throw ``SessionPersistenceError/closed``.
+  func close() async throws
+}
+
+/// Errors of ``SessionPersistence`` implementations beyond those of the storage itself.
+public enum SessionPersistenceError: Error, Equatable, CustomStringConvertible {
+  /// The persistence was closed.
+  case closed
+  /// Stored data that is not a valid session, such as a malformed id.
+  case invalidRecord(String)
+  /// The file was written by a newer StoreHost with a schema this one does not know.
+  case unsupportedSchema(version: Int)
+
+  public var description: String {
+    switch self {
+    case .closed: "session persistence is closed"
+    case .invalidRecord(let detail): "stored session is invalid: \(detail)"
+    case .unsupportedSchema(let version): "session database schema \(version) is newer than this StoreHost supports"
+    }
+  }
+}

@@ -1,0 +1,83 @@
+/// The writer thread of ``SQLiteSessionPersistence``: the only code that touches the connection.
+enum SessionWriter {
+  /// Opens the table, serves batches until closed, closes the connection, and only then
+  /// tells the closers.
+  static func run(queue: WriteQueue, opened: WriteQueue.Waiter, openTable: () throws -> SessionTable) {
+    let last: (batch: WriteQueue.Batch, failure: (any Error)?)
+    do {
+      let table: SessionTable
+      do {
+        table = try openTable()
+      } catch {
+        opened.resume(throwing: error)
+        return
+      }
+      opened.resume()
+      last = serveBatches(table: table, queue: queue)
+    }
+    for waiter in last.batch.closeWaiters {
+      waiter.resume(with: outcome(last.failure))
+    }
+  }
+
+  /// Takes batches, commits each and answers its waiters. Returns the last batch (the one
+  /// with the close request) and why part of it failed, if it did. Failed changes are
+  /// reported to their waiters and retried with the next batch.
+  private static func serveBatches(
+    table: SessionTable, queue: WriteQueue
+  ) -> (batch: WriteQueue.Batch, failure: (any Error)?) {
+    while true {
+      let (batch, isLast) = queue.nextBatch()
+      let failures = commit(batch.changes, to: table, queue: queue)
+      if !isLast, !failures.isEmpty {
+        queue.requeue(batch.changes.filter { failures[$0.key] != nil })
+      }
+      let anyFailure = failures.values.first
+      for (id, waiters) in batch.changeWaiters {
+        for waiter in waiters { waiter.resume(with: outcome(failures[id])) }
+      }
+      for waiter in batch.flushWaiters {
+        waiter.resume(with: outcome(anyFailure))
+      }
+      for waiter in batch.loadWaiters {
+        waiter.resume(
+          with: Result { () throws -> [SessionSnapshot] in
+            if let anyFailure { throw anyFailure }
+            return try table.loadAll()
+          })
+      }
+      if isLast { return (batch, anyFailure) }
+    }
+  }
+
+  /// Success, or failure with `error` when there is one.
+  private static func outcome(_ error: (any Error)?) -> Result<Void, any Error> {
+    error.map { .failure($0) } ?? .success(())
+  }
+
+  /// Commits `changes` in one transaction. When that fails, commits each change on its own,
+  /// so one change SQLite refuses cannot hold back every other session. Returns the changes
+  /// that failed and why.
+  private static func commit(
+    _ changes: [SessionID: PendingChange], to table: SessionTable, queue: WriteQueue
+  ) -> [SessionID: any Error] {
+    guard !changes.isEmpty else { return [:] }
+    do {
+      try table.write(changes)
+      queue.recordCommit(changeCount: changes.count)
+      return [:]
+    } catch {
+      guard changes.count > 1 else { return changes.mapValues { _ in error } }
+      var failures: [SessionID: any Error] = [:]
+      for (id, change) in changes {
+        do {
+          try table.write([id: change])
+          queue.recordCommit(changeCount: 1)
+        } catch {
+          failures[id] = error
+        }
+      }
+      return failures
+    }
+  }
+}

@@ -1,0 +1,92 @@
+import COpenSSL
+
+/// Issues and verifies session tokens, so a request's token is checked without any lookup.
+///
+/// A token is base64url (no padding) of `0x01 ‖ nonce ‖ session id ‖ HMAC-SHA256`, where the
+/// nonce is 128 random bits and the MAC covers everything before it. A token therefore names
+/// exactly one session and cannot be forged or moved to another session without the secret.
+///
+/// ```swift
+/// let signer = try SessionTokenSigner(secret: SessionSecret.loadOrCreate(inDirectory: ".storehost"))
+/// let token = signer.issue(sessionID: id)
+/// signer.verify(token)  // id
+/// ```
+public struct SessionTokenSigner: Sendable {
+  /// The shortest secret accepted, in bytes: the output size of SHA-256.
+  public static let minimumSecretLength = 32
+
+  private static let formatVersion: UInt8 = 1
+  private static let nonceLength = 16
+  private static let macLength = 32
+
+  private let secret: [UInt8]
+
+  /// - Parameter secret: At least ``minimumSecretLength`` random bytes.
+  public init(secret: [UInt8]) throws(SessionTokenSignerError) {
+    guard secret.count >= Self.minimumSecretLength else {
+      throw .secretTooShort(length: secret.count, minimum: Self.minimumSecretLength)
+    }
+    self.secret = secret
+  }
+
+  /// A new token for `sessionID`; every call gives a different token.
+  public func issue(sessionID: SessionID) -> String {
+    var bytes = [Self.formatVersion]
+    bytes += SecureRandom.bytes(Self.nonceLength)
+    bytes += Array(sessionID.rawValue.utf8)
+    bytes += mac(bytes[...])
+    return Base64URL.encode(bytes)
+  }
+
+  /// The session `token` was issued for, or `nil` when it is malformed or its MAC is wrong.
+  /// The MAC is compared in constant time.
+  public func verify(_ token: String) -> SessionID? {
+    let longest = 1 + Self.nonceLength + SessionID.maxLength + Self.macLength
+    guard token.utf8.count <= (longest * 4 + 2) / 3, let bytes = Base64URL.decode(token),
+      bytes.count > 1 + Self.nonceLength + Self.macLength, bytes[0] == Self.formatVersion
+    else { return nil }
+    let signed = bytes.dropLast(Self.macLength)
+    let expected = mac(signed)
+    let matches = expected.withUnsafeBytes { expected in
+      bytes.suffix(Self.macLength).withUnsafeBytes { given in
+        CRYPTO_memcmp(expected.baseAddress, given.baseAddress, Self.macLength) == 0
+      }
+    }
+    guard matches else { return nil }
+    return SessionID(String(decoding: signed.dropFirst(1 + Self.nonceLength), as: UTF8.self))
+  }
+
+  /// Whether `token` is a valid token for `sessionID` (and not for some other session).
+  public func verify(_ token: String, for sessionID: SessionID) -> Bool {
+    verify(token) == sessionID
+  }
+
+  private func mac(_ message: ArraySlice<UInt8>) -> [UInt8] {
+    var output = [UInt8](repeating: 0, count: Self.macLength)
+    var length: UInt32 = 0
+    let result = secret.withUnsafeBytes { key in
+      message.withUnsafeBytes { message in
+        output.withUnsafeMutableBytes { output in
+          HMAC(
+            EVP_sha256(), key.baseAddress, Int32(key.count),
+            message.baseAddress?.assumingMemoryBound(to: UInt8.self), message.count,
+            output.baseAddress?.assumingMemoryBound(to: UInt8.self), &length)
+        }
+      }
+    }
+    precondition(result != nil && length == Self.macLength, "OpenSSL HMAC-SHA256 failed")
+    return output
+  }
+}
+
+/// Why a ``SessionTokenSigner`` cannot be created.
+public enum SessionTokenSignerError: Error, Equatable, CustomStringConvertible {
+  case secretTooShort(length: Int, minimum: Int)
+
+  public var description: String {
+    switch self {
+    case .secretTooShort(let length, let minimum):
+      "the session token secret has \(length) bytes; it needs at least \(minimum)"
+    }
+  }
+}
