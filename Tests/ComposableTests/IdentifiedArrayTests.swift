@@ -44,7 +44,9 @@ private struct Item: Identifiable, Equatable, Codable {
 
   @Test func codableAsAJSONArray() throws {
     let items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a"), Item(id: 2, name: "b")]
-    let json = String(decoding: try JSONEncoder().encode(items), as: UTF8.self)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let json = String(decoding: try encoder.encode(items), as: UTF8.self)
     #expect(json == #"[{"id":1,"name":"a"},{"id":2,"name":"b"}]"#)
     let decoded = try JSONDecoder().decode(IdentifiedArrayOf<Item>.self, from: Data(json.utf8))
     #expect(decoded == items)

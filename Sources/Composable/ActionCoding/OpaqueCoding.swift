@@ -26,8 +26,3 @@ extension Optional: OptionalPayload {}
 func encodableOpaque(_ value: Any) -> any Encodable {
   value as? any Encodable ?? String(describing: value)
 }
-
-/// A type's name without module prefixes: `Todo.Action`, `Result<String, Error>`.
-func typeName(_ type: Any.Type) -> String {
-  String(reflecting: type).replacing(/(?<start>^|[<(\[:, ])\w+\./) { String($0.start) }
-}

@@ -39,3 +39,17 @@ extension CasePathable {
     self[case: keyPath] != nil
   }
 }
+
+extension _AppendKeyPath {
+  /// Embeds `value` in the case this key path names:
+  /// `let path: CaseKeyPath<Action, Counter.Action> = \.counter; path(.incrementButtonTapped)`.
+  public func callAsFunction<Root, Value>(_ value: Value) -> Root
+  where Self == CaseKeyPath<Root, Value> {
+    AnyCasePath(self).embed(value)
+  }
+
+  /// Builds the case this key path names when it carries no payload.
+  public func callAsFunction<Root>() -> Root where Self == CaseKeyPath<Root, Void> {
+    AnyCasePath(self).embed(())
+  }
+}
