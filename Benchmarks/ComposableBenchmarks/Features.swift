@@ -1,14 +1,12 @@
-import Composable
+import ComposableArchitecture
 
-/// The seed's Counter.
-struct Counter: Reducer {
+// Ten concrete features, each scoping the one below, as a deep app tree would.
+
+/// The seed's Counter, level 0 of the tree.
+@Reducer
+struct Counter {
   struct State: Equatable { var count = 0 }
-  enum Action: CasePathable {
-    case incrementButtonTapped
-
-    struct AllCasePaths {}
-    static var allCasePaths: AllCasePaths { AllCasePaths() }
-  }
+  enum Action { case incrementButtonTapped }
 
   var body: some ReducerOf<Self> {
     Reduce { state, _ in
@@ -18,46 +16,79 @@ struct Counter: Reducer {
   }
 }
 
-/// A parent holding one child, to build trees of any depth: `Nested<Nested<Counter>>`.
-struct Nested<Child: Reducer & Sendable>: Reducer, Sendable
-where Child.State: Equatable & Sendable, Child.Action: Sendable {
-  struct State: Equatable, Sendable { var child: Child.State }
-  enum Action: Sendable, CasePathable {
-    case child(Child.Action)
-
-    struct AllCasePaths {
-      var child: AnyCasePath<Action, Child.Action> {
-        AnyCasePath(embed: Action.child) { if case let .child(action) = $0 { action } else { nil } }
-      }
-    }
-    static var allCasePaths: AllCasePaths { AllCasePaths() }
-  }
-
-  let child: Child
-
-  var body: some ReducerOf<Self> {
-    Scope(state: \.child, action: \.child) { child }
-  }
+@Reducer
+struct Level1 {
+  struct State: Equatable { var child = Counter.State() }
+  enum Action { case child(Counter.Action) }
+  var body: some ReducerOf<Self> { Scope(state: \.child, action: \.child) { Counter() } }
 }
 
-typealias TenDeep = Nested<Nested<Nested<Nested<Nested<Nested<Nested<Nested<Nested<Nested<Counter>>>>>>>>>>
-
-/// Builds the ten-level tree; outside `extension Nested`, where `Nested` means `Self`.
-enum TenDeepTree {
-  static var reducer: TenDeep {
-    Nested(child: Nested(child: Nested(child: Nested(child: Nested(child: Nested(child:
-      Nested(child: Nested(child: Nested(child: Nested(child: Counter()))))))))))
-  }
-
-  static var initialState: TenDeep.State {
-    .init(child: .init(child: .init(child: .init(child: .init(child: .init(child:
-      .init(child: .init(child: .init(child: .init(child: Counter.State()))))))))))
-  }
+@Reducer
+struct Level2 {
+  struct State: Equatable { var child = Level1.State() }
+  enum Action { case child(Level1.Action) }
+  var body: some ReducerOf<Self> { Scope(state: \.child, action: \.child) { Level1() } }
 }
 
-extension TenDeepTree {
+@Reducer
+struct Level3 {
+  struct State: Equatable { var child = Level2.State() }
+  enum Action { case child(Level2.Action) }
+  var body: some ReducerOf<Self> { Scope(state: \.child, action: \.child) { Level2() } }
+}
+
+@Reducer
+struct Level4 {
+  struct State: Equatable { var child = Level3.State() }
+  enum Action { case child(Level3.Action) }
+  var body: some ReducerOf<Self> { Scope(state: \.child, action: \.child) { Level3() } }
+}
+
+@Reducer
+struct Level5 {
+  struct State: Equatable { var child = Level4.State() }
+  enum Action { case child(Level4.Action) }
+  var body: some ReducerOf<Self> { Scope(state: \.child, action: \.child) { Level4() } }
+}
+
+@Reducer
+struct Level6 {
+  struct State: Equatable { var child = Level5.State() }
+  enum Action { case child(Level5.Action) }
+  var body: some ReducerOf<Self> { Scope(state: \.child, action: \.child) { Level5() } }
+}
+
+@Reducer
+struct Level7 {
+  struct State: Equatable { var child = Level6.State() }
+  enum Action { case child(Level6.Action) }
+  var body: some ReducerOf<Self> { Scope(state: \.child, action: \.child) { Level6() } }
+}
+
+@Reducer
+struct Level8 {
+  struct State: Equatable { var child = Level7.State() }
+  enum Action { case child(Level7.Action) }
+  var body: some ReducerOf<Self> { Scope(state: \.child, action: \.child) { Level7() } }
+}
+
+@Reducer
+struct Level9 {
+  struct State: Equatable { var child = Level8.State() }
+  enum Action { case child(Level8.Action) }
+  var body: some ReducerOf<Self> { Scope(state: \.child, action: \.child) { Level8() } }
+}
+
+@Reducer
+struct Level10 {
+  struct State: Equatable { var child = Level9.State() }
+  enum Action { case child(Level9.Action) }
+  var body: some ReducerOf<Self> { Scope(state: \.child, action: \.child) { Level9() } }
+}
+
+extension Level10.Action {
   /// Counter's increment, wrapped ten times.
-  static var increment: TenDeep.Action {
+  static var increment: Self {
     .child(.child(.child(.child(.child(.child(.child(.child(.child(.child(.incrementButtonTapped))))))))))
   }
 }

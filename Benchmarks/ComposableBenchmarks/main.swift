@@ -1,4 +1,4 @@
-import Composable
+import ComposableArchitecture
 import Foundation
 
 // Measures the core's hot paths. Run: swift run -c release ComposableBenchmarks
@@ -11,9 +11,9 @@ report("root send (Counter increment)", nanosecondsPerOperation(iterations: 1_00
   root.send(.incrementButtonTapped)
 }, target: "<= 1000 ns")
 
-let deep = Store(initialState: TenDeepTree.initialState) { TenDeepTree.reducer }
+let deep = Store(initialState: Level10.State()) { Level10() }
 report("root send through 10 nested Scopes", nanosecondsPerOperation(iterations: 200_000) {
-  deep.send(TenDeepTree.increment)
+  deep.send(.increment)
 })
 
 /// A store scoped 10 levels down the TenDeep tree.
@@ -34,7 +34,7 @@ report("send through a store scoped 10 levels deep", nanosecondsPerOperation(ite
   tenLevels.send(.incrementButtonTapped)
 }, target: "<= 5000 ns")
 
-let parent = Store(initialState: Nested<Counter>.State(child: Counter.State())) { Nested(child: Counter()) }
+let parent = Store(initialState: Level1.State()) { Level1() }
 report("create a scoped store", nanosecondsPerOperation(iterations: 200_000) {
   blackHole(parent.scope(state: \.child, action: \.child))
 })
