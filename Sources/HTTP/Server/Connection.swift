@@ -1,0 +1,294 @@
+import Glibc
+
+/// The I/O shell around one ``ConnectionStateMachine``: reads and writes the socket,
+/// hands complete requests to handler tasks, and writes their responses back in order.
+///
+/// Thread confinement: used only on its ``EventLoop``'s thread; tasks reach it through
+/// `loop.execute`, hence `@unchecked Sendable`.
+final class Connection: @unchecked Sendable {
+  private struct InFlight {
+    var method: String
+    var path: String
+    var keepAlive: Bool
+    var minorVersion: Int
+    var start: ContinuousClock.Instant
+  }
+
+  private static let lingerTime = Duration.seconds(2)
+
+  private let fd: Int32
+  private let token: UInt64
+  private let transport: Transport
+  private let remote: String
+  private unowned let loop: EventLoop
+  private var machine: ConnectionStateMachine
+  private var output: [UInt8] = []
+  private var outputOffset = 0
+  private var interest: Interest = .read
+  private var readingPaused = false
+  private var inputEnded = false
+  private var closeAfterFlush = false
+  private var lingerDeadline: ContinuousClock.Instant?
+  private var inFlight: InFlight?
+  private var stream: EventStream?
+  private var streamTask: Task<Void, Never>?
+  /// Bytes at the front of `output` that are not the stream's (its response head).
+  private var unaccountedBytes = 0
+  private var lastStreamWrite = ContinuousClock.now
+  private(set) var isClosed = false
+
+  init(fd: Int32, token: UInt64, transport: Transport, remote: String, loop: EventLoop) {
+    self.fd = fd
+    self.token = token
+    self.transport = transport
+    self.remote = remote
+    self.loop = loop
+    machine = ConnectionStateMachine(limits: loop.core.configuration.limits, now: loop.now)
+  }
+
+  // MARK: Events
+
+  func handle(_ event: ReadinessEvent) {
+    if event.readable || (event.hangup && interest.contains(.read)) { readAvailable() }
+    if isClosed { return }
+    if event.writable || (event.hangup && !interest.contains(.read)) { flush() }
+  }
+
+  func tick(now: ContinuousClock.Instant) {
+    if let lingerDeadline {
+      if now >= lingerDeadline { closeNow() }
+      return
+    }
+    if let stream {
+      let configuration = loop.core.configuration
+      if let stalled = stream.stalledSince, now - stalled >= configuration.eventStreamStallTimeout {
+        closeNow()
+      } else if now - lastStreamWrite >= configuration.heartbeatInterval {
+        lastStreamWrite = now
+        stream.comment("ping")
+      }
+      return
+    }
+    perform(machine.tick(now: now))
+  }
+
+  func startDraining() {
+    if stream != nil {
+      endStream()
+    } else {
+      perform(machine.startDraining())
+    }
+  }
+
+  private func readAvailable() {
+    for _ in 0..<4 {
+      let result: IOResult<Int>
+      do {
+        result = try transport.read(fd: fd, into: loop.readBuffer)
+      } catch {
+        closeNow()
+        return
+      }
+      switch result {
+      case .wouldBlock:
+        return
+      case .processed(0):
+        inputEnded = true
+        if lingerDeadline != nil || stream != nil {
+          closeNow()
+        } else {
+          setInterest(interest.subtracting(.read))
+          perform(machine.inputEnded(now: loop.now))
+        }
+        return
+      case .processed(let count):
+        // While lingering or streaming, whatever the client sends is dropped.
+        if lingerDeadline == nil && stream == nil {
+          perform(machine.received(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]), now: loop.now))
+        }
+        if isClosed || readingPaused || count < loop.readBuffer.count { return }
+      }
+    }
+  }
+
+  // MARK: State machine actions
+
+  private func perform(_ actions: [ConnectionStateMachine.Action]) {
+    for action in actions {
+      guard !isClosed else { return }
+      switch action {
+      case .dispatch(let head, let body):
+        dispatch(head, body: body)
+      case .write(let bytes):
+        queue(bytes)
+      case .fail(let error):
+        let response = HTTPError(status: error.status, code: error.code, message: error.message).response
+        queue(ResponseHead.serialize(response, contentLength: response.bodyBytes.count, keepAlive: false, minorVersion: 1, date: loop.date))
+        queue(response.bodyBytes)
+        log(method: "-", path: "-", status: error.status, bytes: response.bodyBytes.count, start: loop.now)
+        closeAfterFlush = true
+      case .close:
+        closeAfterFlush = true
+        if output.count == outputOffset { beginClose() }
+      case .pauseReading:
+        readingPaused = true
+        setInterest(interest.subtracting(.read))
+      case .resumeReading:
+        readingPaused = false
+        if !inputEnded { setInterest(interest.union(.read)) }
+      }
+    }
+    flush()
+  }
+
+  private func dispatch(_ head: RequestHead, body: [UInt8]) {
+    guard let target = RequestTarget(head.target) else {
+      perform([.fail(.badRequest("The request target is not a path."))])
+      return
+    }
+    var request = Request(
+      method: head.method, path: target.path, query: target.query, headers: head.headers, body: body,
+      remoteAddress: remote, server: loop.core.state)
+    request.minorVersion = head.minorVersion
+    let keepAlive = head.keepAlive && !loop.core.state.isDraining
+    inFlight = InFlight(
+      method: head.method, path: target.path, keepAlive: keepAlive, minorVersion: head.minorVersion, start: loop.now)
+    let router = loop.core.router
+    let loop = self.loop
+    Task {
+      let response = await router.respond(to: request)
+      loop.execute { self.deliver(response) }
+    }
+  }
+
+  private func deliver(_ response: Response) {
+    guard !isClosed, let request = inFlight else { return }
+    let keepAlive = request.keepAlive && !response.headers.containsToken("close", in: "Connection")
+    switch response.body {
+    case .bytes(let body):
+      queue(ResponseHead.serialize(response, contentLength: body.count, keepAlive: keepAlive, minorVersion: request.minorVersion, date: loop.date))
+      if request.method != "HEAD" { queue(body) }
+      log(method: request.method, path: request.path, status: response.status, bytes: body.count, start: request.start)
+      inFlight = nil
+      perform(machine.responseFinished(keepAlive: keepAlive, now: loop.now))
+    case .eventStream(let run):
+      let head = ResponseHead.serialize(response, contentLength: nil, keepAlive: false, minorVersion: request.minorVersion, date: loop.date)
+      queue(head)
+      if request.method == "HEAD" {
+        finishStreamResponse()
+        return
+      }
+      unaccountedBytes = output.count - outputOffset
+      lastStreamWrite = loop.now
+      let loop = self.loop
+      let stream = EventStream(bufferLimit: loop.core.configuration.eventStreamBufferLimit) { bytes in
+        loop.execute { self.queueStreamBytes(bytes) }
+      }
+      self.stream = stream
+      streamTask = Task {
+        await run(stream)
+        loop.execute { self.endStream() }
+      }
+      flush()
+    }
+  }
+
+  private func queueStreamBytes(_ bytes: [UInt8]) {
+    guard !isClosed else { return }
+    lastStreamWrite = loop.now
+    queue(bytes)
+    flush()
+  }
+
+  /// The stream's handler returned, the client left, or the server is draining.
+  private func endStream() {
+    guard let stream, !isClosed else { return }
+    stream.markClosed()
+    streamTask?.cancel()
+    streamTask = nil
+    finishStreamResponse()
+  }
+
+  private func finishStreamResponse() {
+    if let request = inFlight {
+      log(method: request.method, path: request.path, status: 200, bytes: 0, start: request.start)
+    }
+    inFlight = nil
+    perform(machine.responseFinished(keepAlive: false, now: loop.now))
+  }
+
+  // MARK: Output
+
+  private func queue(_ bytes: [UInt8]) {
+    output.append(contentsOf: bytes)
+  }
+
+  private func flush() {
+    while outputOffset < output.count {
+      let result: IOResult<Int>
+      do {
+        result = try output.withUnsafeBytes { buffer throws(SystemError) in
+          try transport.write(fd: fd, UnsafeRawBufferPointer(rebasing: buffer[outputOffset...]))
+        }
+      } catch {
+        closeNow()
+        return
+      }
+      switch result {
+      case .wouldBlock:
+        setInterest(interest.union(.write))
+        return
+      case .processed(let count):
+        outputOffset += count
+        let streamed = max(0, count - unaccountedBytes)
+        unaccountedBytes = max(0, unaccountedBytes - count)
+        if streamed > 0 { stream?.didWrite(streamed) }
+      }
+    }
+    // Everything is out: release large buffers so idle connections stay small.
+    output.removeAll(keepingCapacity: output.capacity <= 4096)
+    outputOffset = 0
+    setInterest(interest.subtracting(.write))
+    if closeAfterFlush && lingerDeadline == nil { beginClose() }
+  }
+
+  private func setInterest(_ new: Interest) {
+    guard new != interest, !isClosed else { return }
+    interest = new
+    loop.updateInterest(fd: fd, token: token, interest: new)
+  }
+
+  // MARK: Closing
+
+  /// Closes after the peer has had a chance to read the answer: sends FIN, then drops
+  /// whatever it still sends for a short while, so the answer is not lost to a reset.
+  private func beginClose() {
+    // A TLS session must send close_notify before the socket half-closes; keep it simple
+    // and close TLS connections at once.
+    if inputEnded || transport.isTLS {
+      closeNow()
+      return
+    }
+    Glibc.shutdown(fd, Int32(SHUT_WR))
+    lingerDeadline = loop.now + Self.lingerTime
+    readingPaused = false
+    setInterest(.read)
+  }
+
+  /// Closes the socket now and ends any stream.
+  func closeNow() {
+    guard !isClosed else { return }
+    isClosed = true
+    stream?.markClosed()
+    streamTask?.cancel()
+    streamTask = nil
+    loop.remove(fd: fd, token: token)
+    transport.shutdown()
+    close(fd)
+  }
+
+  private func log(method: String, path: String, status: Int, bytes: Int, start: ContinuousClock.Instant) {
+    guard loop.core.configuration.accessLog else { return }
+    AccessLog.write(method: method, path: path, status: status, bytes: bytes, duration: loop.now - start)
+  }
+}
