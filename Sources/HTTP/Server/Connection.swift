@@ -163,7 +163,8 @@ final class Connection: @unchecked Sendable {
 
   private func deliver(_ response: Response) {
     guard !isClosed, let request = inFlight else { return }
-    let keepAlive = request.keepAlive && !response.headers.containsToken("close", in: "Connection")
+    let keepAlive = request.keepAlive && !loop.core.state.isDraining
+      && !response.headers.containsToken("close", in: "Connection")
     switch response.body {
     case .bytes(let body):
       queue(ResponseHead.serialize(response, contentLength: body.count, keepAlive: keepAlive, minorVersion: request.minorVersion, date: loop.date))

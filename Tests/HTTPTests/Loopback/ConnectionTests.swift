@@ -1,0 +1,130 @@
+import HTTP
+import Synchronization
+import Testing
+
+@Suite struct ConnectionTests {
+  @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
+    try await withServer { server in
+      let answer = try await blocking {
+        let client = try RawClient(port: server.port)
+        client.send(
+          "GET /slow/150 HTTP/1.1\r\nHost: x\r\n\r\nPOST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nfastGET /slow/10 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        return client.readAll()
+      }
+      #expect(statusCodes(answer) == [200, 200, 200])
+      let first = try #require(answer.range(of: "slept 150"))
+      let second = try #require(answer.range(of: "fast"))
+      let third = try #require(answer.range(of: "slept 10"))
+      #expect(first.lowerBound < second.lowerBound && second.lowerBound < third.lowerBound)
+    }
+  }
+
+  @Test func chunkedBodiesAreReassembled() async throws {
+    try await withServer { server in
+      let answer = try await blocking {
+        let client = try RawClient(port: server.port)
+        client.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n3\r\nabc\r\n4\r\ndefg\r\n0\r\n\r\n")
+        return client.readAll()
+      }
+      #expect(statusCode(answer) == 200)
+      #expect(answer.hasSuffix("\r\n\r\nabcdefg"))
+    }
+  }
+
+  @Test func expectContinueGetsAnInterimAnswer() async throws {
+    try await withServer { server in
+      let (interim, final) = try await blocking {
+        let client = try RawClient(port: server.port)
+        client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n")
+        let interim = client.read(until: "\r\n\r\n")
+        client.send("ok")
+        return (interim, client.readAll())
+      }
+      #expect(interim == "HTTP/1.1 100 Continue\r\n\r\n")
+      #expect(statusCode(final) == 200)
+      #expect(final.hasSuffix("ok"))
+    }
+  }
+
+  @Test func slowlorisGets408AndOthersAreServed() async throws {
+    try await withServer { server in
+      let start = ContinuousClock.now
+      let answer = try await blocking {
+        let client = try RawClient(port: server.port)
+        client.send("GET /hello HTTP/1.1\r\nHost: x\r\n")
+        sleepBlocking(milliseconds: 200)
+        client.send("X-Slow: 1\r\n")
+        return client.readAll()
+      }
+      #expect(statusCode(answer) == 408)
+      #expect(answer.contains(#""code":"request_timeout""#))
+      #expect(ContinuousClock.now - start < .seconds(3))
+      let hello = try await curl(["http://127.0.0.1:\(server.port)/hello"])
+      #expect(hello.output == "hello")
+    }
+  }
+
+  @Test func idleKeepAliveConnectionsAreClosed() async throws {
+    var configuration = testConfiguration()
+    configuration.limits.idleTimeout = .milliseconds(300)
+    try await withServer(configuration) { server in
+      let closed = try await blocking {
+        let client = try RawClient(port: server.port, timeout: 3)
+        client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = client.read(until: "hello")
+        return client.seesClose()
+      }
+      #expect(closed)
+    }
+  }
+
+  @Test func connectionsBeyondTheLimitGet503() async throws {
+    var configuration = testConfiguration()
+    configuration.limits.maxConnections = 2
+    try await withServer(configuration) { server in
+      let answers = try await blocking {
+        let first = try RawClient(port: server.port)
+        let second = try RawClient(port: server.port)
+        first.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        second.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = first.read(until: "hello")
+        _ = second.read(until: "hello")
+        let third = try RawClient(port: server.port)
+        let refused = third.readAll()
+        withExtendedLifetime(first) {}
+        return (refused, second)
+      }
+      #expect(statusCode(answers.0) == 503)
+      #expect(answers.0.contains(#""code":"server_busy""#))
+      // The first client is gone now; the listener still accepts.
+      try await Task.sleep(for: .milliseconds(100))
+      let next = try await curl(["http://127.0.0.1:\(server.port)/hello"])
+      #expect(next.output == "hello")
+      withExtendedLifetime(answers.1) {}
+    }
+  }
+
+  @Test func shutdownFinishesInFlightRequestsAndRefusesNewOnes() async throws {
+    let server = HTTPServer(configuration: testConfiguration(), router: testRouter())
+    try server.start()
+    let port = server.port
+    let inFlight = Task {
+      try await blocking {
+        let client = try RawClient(port: port)
+        client.send("GET /slow/300 HTTP/1.1\r\nHost: x\r\n\r\n")
+        return client.readAll()
+      }
+    }
+    try await Task.sleep(for: .milliseconds(100))
+    let start = ContinuousClock.now
+    await server.shutdown()
+    #expect(ContinuousClock.now - start < .seconds(2))
+    #expect(server.isDraining)
+    let answer = try await inFlight.value
+    #expect(statusCode(answer) == 200)
+    #expect(answer.contains("Connection: close"))
+    #expect(answer.hasSuffix("slept 300 draining"))
+    #expect(throws: (any Error).self) { try RawClient(port: port) }
+  }
+}
