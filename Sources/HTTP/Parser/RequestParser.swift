@@ -163,9 +163,12 @@ public struct RequestParser: Sendable {
   /// lines, or returns `nil` until the whole section is buffered.
   private mutating func sectionLines() throws(HTTPParseError) -> [ArraySlice<UInt8>]? {
     let start = index
+    // Scan no further than the limit allows, so the outcome never depends on how the
+    // bytes were split into reads.
+    let scanLimit = min(buffer.count, start + limits.maxHeadBytes)
     var position = max(scanOffset, start)
     var found: Int?
-    while position < buffer.count {
+    while position < scanLimit {
       if buffer[position] == LF {
         if position == start || buffer[position - 1] != CR {
           throw .badRequest("The request uses a bare LF line ending.")
@@ -180,10 +183,9 @@ public struct RequestParser: Sendable {
     }
     guard let end = found else {
       scanOffset = position
-      if buffer.count - start > limits.maxHeadBytes { throw .headTooLarge }
+      if buffer.count - start >= limits.maxHeadBytes { throw .headTooLarge }
       return nil
     }
-    if end - start > limits.maxHeadBytes { throw .headTooLarge }
     index = end
     scanOffset = end
     var lines: [ArraySlice<UInt8>] = []
