@@ -12,6 +12,12 @@ enum Transport {
     return false
   }
 
+  /// Whether the last TLS call that would block was waiting for the socket to be writable.
+  var wantsWrite: Bool {
+    if case .tls(let ssl) = self { return SSL_want(ssl) == SSL_WRITING }
+    return false
+  }
+
   /// Reads into `buffer`: `.processed(0)` means the peer closed.
   func read(fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> IOResult<Int> {
     switch self {

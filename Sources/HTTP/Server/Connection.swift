@@ -30,8 +30,12 @@ final class Connection: @unchecked Sendable {
   private var closeAfterFlush = false
   private var lingerDeadline: ContinuousClock.Instant?
   private var inFlight: InFlight?
+  /// The handler task answering the current request; cancelled if the client leaves.
+  private var requestTask: Task<Void, Never>?
   private var stream: EventStream?
   private var streamTask: Task<Void, Never>?
+  /// A TLS read could not finish until the socket is writable (renegotiation or handshake).
+  private var readWantsWrite = false
   /// Bytes at the front of `output` that are not the stream's (its response head).
   private var unaccountedBytes = 0
   private var lastStreamWrite = ContinuousClock.now
@@ -49,9 +53,22 @@ final class Connection: @unchecked Sendable {
   // MARK: Events
 
   func handle(_ event: ReadinessEvent) {
-    if event.readable || (event.hangup && interest.contains(.read)) { readAvailable() }
+    if event.hangup && !interest.contains(.read) {
+      // Both directions are down (HUP or ERR while not reading): nothing can be delivered,
+      // and level-triggered epoll would report it again on every wait.
+      closeNow()
+      return
+    }
+    if event.readable || event.hangup { readAvailable() }
     if isClosed { return }
-    if event.writable || (event.hangup && !interest.contains(.read)) { flush() }
+    if event.writable {
+      if readWantsWrite {
+        readWantsWrite = false
+        readAvailable()
+        if isClosed { return }
+      }
+      flush()
+    }
   }
 
   func tick(now: ContinuousClock.Instant) {
@@ -91,6 +108,10 @@ final class Connection: @unchecked Sendable {
       }
       switch result {
       case .wouldBlock:
+        if transport.wantsWrite {
+          readWantsWrite = true
+          setInterest(interest.union(.write))
+        }
         return
       case .processed(0):
         inputEnded = true
@@ -155,7 +176,7 @@ final class Connection: @unchecked Sendable {
       method: head.method, path: target.path, keepAlive: keepAlive, minorVersion: head.minorVersion, start: loop.now)
     let router = loop.core.router
     let loop = self.loop
-    Task {
+    requestTask = Task {
       let response = await router.respond(to: request)
       loop.execute { self.deliver(response) }
     }
@@ -163,6 +184,7 @@ final class Connection: @unchecked Sendable {
 
   private func deliver(_ response: Response) {
     guard !isClosed, let request = inFlight else { return }
+    requestTask = nil
     let keepAlive = request.keepAlive && !loop.core.state.isDraining
       && !response.headers.containsToken("close", in: "Connection")
     switch response.body {
@@ -249,7 +271,7 @@ final class Connection: @unchecked Sendable {
     // Everything is out: release large buffers so idle connections stay small.
     output.removeAll(keepingCapacity: output.capacity <= 4096)
     outputOffset = 0
-    setInterest(interest.subtracting(.write))
+    if !readWantsWrite { setInterest(interest.subtracting(.write)) }
     if closeAfterFlush && lingerDeadline == nil { beginClose() }
   }
 
@@ -280,6 +302,8 @@ final class Connection: @unchecked Sendable {
   func closeNow() {
     guard !isClosed else { return }
     isClosed = true
+    requestTask?.cancel()
+    requestTask = nil
     stream?.markClosed()
     streamTask?.cancel()
     streamTask = nil
