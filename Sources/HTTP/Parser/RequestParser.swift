@@ -47,20 +47,6 @@ public struct RequestParser: Sendable {
   /// Bytes received but not yet returned as parts.
   public var bufferedByteCount: Int { buffer.count - index }
 
-  /// Whether the parser is between requests (nothing of a next request seen yet).
-  public var isBetweenRequests: Bool {
-    if case .head = state { return bufferedByteCount == 0 }
-    return false
-  }
-
-  /// Whether the current request's head has been returned and its body is still arriving.
-  public var isReadingBody: Bool {
-    switch state {
-    case .fixedBody, .chunkSize, .chunkData, .chunkDataEnd, .trailers: return true
-    case .head, .end, .failed: return false
-    }
-  }
-
   /// Adds received bytes.
   public mutating func append(_ bytes: some Sequence<UInt8>) {
     if index > 0 && index >= buffer.count / 2 {
