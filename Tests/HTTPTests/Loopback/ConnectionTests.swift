@@ -20,6 +20,32 @@ import Testing
     }
   }
 
+  @Test func aWaitingHandlerDoesNotBlockTheLoop() async throws {
+    try await withServer { server in
+      let slow = Task { try await curl(["http://127.0.0.1:\(server.port)/slow/800"]) }
+      try await Task.sleep(for: .milliseconds(100))
+      let start = ContinuousClock.now
+      let fast = try await curl(["http://127.0.0.1:\(server.port)/hello"])
+      #expect(fast.output == "hello")
+      #expect(ContinuousClock.now - start < .milliseconds(500))
+      #expect(try await slow.value.output == "slept 800")
+    }
+  }
+
+  @Test func headAnswersHeadersOnlyAndOptionsListsMethods() async throws {
+    try await withServer { server in
+      let answer = try await blocking {
+        let client = try RawClient(port: server.port)
+        client.send("HEAD /hello HTTP/1.1\r\nHost: x\r\n\r\nOPTIONS /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        return client.readAll()
+      }
+      #expect(statusCodes(answer) == [200, 204])
+      #expect(answer.contains("Content-Length: 5\r\n"))
+      #expect(!answer.contains("hello"))
+      #expect(answer.contains("Allow: POST, OPTIONS\r\n"))
+    }
+  }
+
   @Test func chunkedBodiesAreReassembled() async throws {
     try await withServer { server in
       let answer = try await blocking {

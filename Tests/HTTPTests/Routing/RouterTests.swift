@@ -58,6 +58,12 @@ private func errorCode(_ response: Response) -> String? {
     #expect(response.headers["Allow"] == "POST, OPTIONS")
   }
 
+  @Test func optionsStarListsServerMethods() async {
+    let response = await router.respond(to: Request(method: "OPTIONS", path: "*"))
+    #expect(response.status == 204)
+    #expect(response.headers["Allow"]?.contains("GET") == true)
+  }
+
   @Test func thrownErrorsBecomeJson() async {
     let internalError = await router.respond(to: Request(method: "GET", path: "/boom"))
     #expect(internalError.status == 500)
