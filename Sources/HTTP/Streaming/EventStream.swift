@@ -32,6 +32,9 @@ public final class EventStream: Sendable {
     case coalesced
     /// The stream is closed (client gone, handler done, or server draining).
     case closed
+    /// Not queued: the event alone is larger than ``EventStream/bufferLimit`` and can never
+    /// be sent; raise ``ServerConfiguration/eventStreamBufferLimit``.
+    case tooLarge
   }
 
   private struct State {
@@ -73,9 +76,7 @@ public final class EventStream: Sendable {
   /// replacing any older pending one ("latest wins").
   @discardableResult
   public func sendLatest(event: String? = nil, id: String? = nil, data: String) -> SendResult {
-    let frame = EventFrame.event(event: event, id: id, data: data)
-    let result = enqueue(frame, keepingIfFull: true)
-    return result
+    enqueue(EventFrame.event(event: event, id: id, data: data), keepingIfFull: true)
   }
 
   /// Sends a comment line (`: text`), which clients ignore; useful as a keep-alive.
@@ -101,6 +102,7 @@ public final class EventStream: Sendable {
   private func enqueue(_ frame: [UInt8], keepingIfFull: Bool = false) -> SendResult {
     state.withLock { state -> SendResult in
       if state.closed { return .closed }
+      if frame.count > bufferLimit { return .tooLarge }
       let queued = buffered.load(ordering: .relaxed)
       if queued + frame.count > bufferLimit || (state.pending != nil && !keepingIfFull) {
         if state.stalledSince == nil { state.stalledSince = .now }
@@ -109,9 +111,7 @@ public final class EventStream: Sendable {
         return .coalesced
       }
       if keepingIfFull { state.pending = nil }
-      let total = buffered.add(frame.count, ordering: .relaxed).newValue
-      if total > peak.load(ordering: .relaxed) { peak.store(total, ordering: .relaxed) }
-      sink(frame)
+      queue(frame)
       return .sent
     }
   }
@@ -121,18 +121,22 @@ public final class EventStream: Sendable {
   /// The socket accepted `count` queued bytes. Once all are out, the pending latest event
   /// (if any) is sent and the stall clock stops.
   func didWrite(_ count: Int) {
-    let remaining = buffered.subtract(count, ordering: .relaxed).newValue
-    guard remaining == 0 else { return }
-    let frame = state.withLock { state -> [UInt8]? in
+    guard buffered.subtract(count, ordering: .relaxed).newValue == 0 else { return }
+    state.withLock { state in
       state.stalledSince = nil
-      defer { state.pending = nil }
-      return state.closed ? nil : state.pending
+      guard !state.closed, let frame = state.pending else { return }
+      // Checked under the lock, like every other increase, so the bound always holds.
+      guard buffered.load(ordering: .relaxed) + frame.count <= bufferLimit else { return }
+      state.pending = nil
+      queue(frame)
     }
-    if let frame, frame.count <= bufferLimit {
-      buffered.add(frame.count, ordering: .relaxed)
-      if frame.count > peak.load(ordering: .relaxed) { peak.store(frame.count, ordering: .relaxed) }
-      sink(frame)
-    }
+  }
+
+  /// Counts `frame` as buffered and hands it to the connection. Call with the lock held.
+  private func queue(_ frame: [UInt8]) {
+    let total = buffered.add(frame.count, ordering: .relaxed).newValue
+    if total > peak.load(ordering: .relaxed) { peak.store(total, ordering: .relaxed) }
+    sink(frame)
   }
 
   /// Since when the client has been too slow, or `nil` if it keeps up.

@@ -72,7 +72,7 @@ private final class Observations: Sendable {
           switch stream.sendLatest(event: "state", id: "\(version)", data: event) {
           case .sent: observations.sent.add(1, ordering: .relaxed)
           case .coalesced: observations.coalesced.add(1, ordering: .relaxed)
-          case .backpressure, .closed: break
+          case .backpressure, .closed, .tooLarge: break
           }
           let peak = stream.peakBufferedBytes
           if peak > observations.peak.load(ordering: .relaxed) { observations.peak.store(peak, ordering: .relaxed) }

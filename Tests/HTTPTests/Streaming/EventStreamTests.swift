@@ -39,6 +39,13 @@ private func makeStream(limit: Int) -> (EventStream, Sink) {
     #expect(stream.stalledSince != nil)
   }
 
+  @Test func anEventLargerThanTheBoundIsRefusedWithoutStalling() {
+    let (stream, sink) = makeStream(limit: 40)
+    #expect(stream.sendLatest(data: String(repeating: "a", count: 50)) == .tooLarge)
+    #expect(sink.count == 0)
+    #expect(stream.stalledSince == nil)
+  }
+
   @Test func latestWinsWhileTheClientIsBehind() {
     let (stream, sink) = makeStream(limit: 40)
     stream.send(data: String(repeating: "a", count: 20))
