@@ -16,12 +16,14 @@ final class EventLoop: @unchecked Sendable {
   }
 
   let core: ServerCore
-  private let selector: EpollSelector
+  private let selector: PlatformSelector
   private let wakeFD: Int32
   private let timerFD: Int32
   private let jobs = Mutex<[@Sendable () -> Void]>([])
   private let wakePending = Atomic<Bool>(false)
   private var listener: Int32?
+  /// The listener is unwatched until the next tick because `accept4` ran out of descriptors.
+  private var acceptPaused = false
   private var connections: [UInt64: Connection] = [:]
   private var nextToken = Token.firstConnection
   private var drainDeadline: ContinuousClock.Instant?
@@ -36,7 +38,7 @@ final class EventLoop: @unchecked Sendable {
   init(core: ServerCore, listener: Int32) throws(SystemError) {
     self.core = core
     self.listener = listener
-    selector = try EpollSelector()
+    selector = try PlatformSelector()
     wakeFD = try syscallChecked("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
     timerFD = try syscallChecked("timerfd_create") {
       timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
@@ -110,6 +112,10 @@ final class EventLoop: @unchecked Sendable {
   }
 
   private func tick() {
+    if acceptPaused, let listener {
+      acceptPaused = false
+      try? selector.register(listener, token: Token.listener, interest: .read)
+    }
     if let drainDeadline, now >= drainDeadline {
       for connection in Array(connections.values) { connection.closeNow() }
       return
@@ -128,6 +134,10 @@ final class EventLoop: @unchecked Sendable {
         }
       } catch {
         // EMFILE and friends: the backlog keeps the client until a descriptor frees up.
+        // Stop watching the listener until the next tick, or level-triggered epoll would
+        // spin on it.
+        selector.deregister(listener)
+        acceptPaused = true
         return
       }
       let (fd, remote) = accepted

@@ -28,3 +28,7 @@ protocol Selector: ~Copyable {
   /// Waits up to `timeoutMilliseconds` (-1: forever) and calls `handler` for each event.
   func wait(timeoutMilliseconds: Int32, _ handler: (ReadinessEvent) -> Void) throws(SystemError)
 }
+
+/// The selector the event loop uses on this platform; the loop sees only the
+/// ``Selector`` requirements.
+typealias PlatformSelector = EpollSelector
