@@ -9,7 +9,9 @@ enum ResponseHead {
     text.reserveCapacity(256)
     for (name, value) in response.headers
     where !HTTPHeaders.namesEqual(name, "Content-Length") && !HTTPHeaders.namesEqual(name, "Connection") {
-      text += name + ": " + value + "\r\n"
+      // A handler may echo client input into a header: never let it start a new line.
+      guard !name.isEmpty, name.utf8.allSatisfy(isHeaderNameByte) else { continue }
+      text += name + ": " + singleLine(value) + "\r\n"
     }
     text += "Date: " + date + "\r\n"
     if let contentLength, response.status != 204 && response.status != 304 && response.status >= 200 {
@@ -22,6 +24,15 @@ enum ResponseHead {
     }
     text += "\r\n"
     return Array(text.utf8)
+  }
+
+  private static func isHeaderNameByte(_ byte: UInt8) -> Bool {
+    byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: ":")
+  }
+
+  private static func singleLine(_ value: String) -> String {
+    guard value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else { return value }
+    return String(value.unicodeScalars.map { $0 == "\r" || $0 == "\n" || $0 == "\0" ? " " : Character($0) })
   }
 
   /// The reason phrase for common statuses.
