@@ -85,6 +85,13 @@ private func errorCode(_ response: Response) -> String? {
     #expect(request.queryItem("c") == "/")
   }
 
+  @Test func requestExposesCookies() {
+    let request = Request(method: "GET", path: "/", headers: ["Cookie": "a=1; token=\"x=y\"", "cookie": "b=2"])
+    #expect(request.cookie("token") == "x=y")
+    #expect(request.cookies.map(\.name) == ["a", "token", "b"])
+    #expect(request.cookie("missing") == nil)
+  }
+
   @Test func requestTargetForms() {
     #expect(RequestTarget("/a/b?x=1").map { [$0.path, $0.query] } == ["/a/b", "x=1"])
     #expect(RequestTarget("http://example.com/a?q").map { [$0.path, $0.query] } == ["/a", "q"])
