@@ -1,7 +1,8 @@
 /// Everything a server can be told, each with a documented default. A default value
 /// serves plain HTTP on 127.0.0.1 at a free port.
 public struct ServerConfiguration: Sendable {
-  /// The IPv4 address to listen on. Default `127.0.0.1`; `0.0.0.0` for every interface.
+  /// The IPv4 or IPv6 address to listen on. Default `127.0.0.1`; `0.0.0.0` (or `::`) for
+  /// every interface.
   public var host: String = "127.0.0.1"
   /// The TCP port. Default 0: any free port, reported by ``HTTPServer/port`` after start.
   public var port: Int = 0

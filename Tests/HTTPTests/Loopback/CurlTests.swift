@@ -19,6 +19,15 @@ import Testing
     }
   }
 
+  @Test func listensOnIPv6Loopback() async throws {
+    var configuration = testConfiguration()
+    configuration.host = "::1"
+    try await withServer(configuration) { server in
+      let result = try await curl(["-g", "http://[::1]:\(server.port)/hello"])
+      #expect(result.output == "hello")
+    }
+  }
+
   @Test func keepAliveReusesOneConnection() async throws {
     try await withServer { server in
       let url = "http://127.0.0.1:\(server.port)/hello"
