@@ -39,6 +39,9 @@ final class Connection: @unchecked Sendable {
   /// Bytes at the front of `output` that are not the stream's (its response head).
   private var unaccountedBytes = 0
   private var lastStreamWrite = ContinuousClock.now
+  /// When queued output last moved (or started waiting); a reader that stops reading is
+  /// dropped after the idle timeout.
+  private var lastWriteProgress = ContinuousClock.now
   private(set) var isClosed = false
 
   init(fd: Int32, token: UInt64, transport: Transport, remote: String, loop: EventLoop) {
@@ -84,6 +87,10 @@ final class Connection: @unchecked Sendable {
         lastStreamWrite = now
         stream.comment("ping")
       }
+      return
+    }
+    if outputOffset < output.count && now - lastWriteProgress >= loop.core.configuration.limits.idleTimeout {
+      closeNow()
       return
     }
     perform(machine.tick(now: now))
@@ -243,6 +250,7 @@ final class Connection: @unchecked Sendable {
   // MARK: Output
 
   private func queue(_ bytes: [UInt8]) {
+    if outputOffset == output.count { lastWriteProgress = loop.now }
     output.append(contentsOf: bytes)
   }
 
@@ -263,6 +271,7 @@ final class Connection: @unchecked Sendable {
         return
       case .processed(let count):
         outputOffset += count
+        lastWriteProgress = loop.now
         let streamed = max(0, count - unaccountedBytes)
         unaccountedBytes = max(0, unaccountedBytes - count)
         if streamed > 0 { stream?.didWrite(streamed) }

@@ -105,6 +105,24 @@ import Testing
     }
   }
 
+  @Test func aClientThatStopsReadingIsDropped() async throws {
+    var configuration = testConfiguration()
+    configuration.limits.idleTimeout = .milliseconds(300)
+    var router = Router()
+    router.get("/big") { _ in Response(body: .bytes([UInt8](repeating: 0x61, count: 32 * 1024 * 1024))) }
+    try await withServer(configuration, router: router) { server in
+      let client = try await blocking { try RawClient(port: server.port, receiveBuffer: 2048) }
+      client.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+      try await Task.sleep(for: .milliseconds(200))
+      #expect(server.connectionCount == 1)
+      for _ in 0..<100 where server.connectionCount > 0 {
+        try await Task.sleep(for: .milliseconds(20))
+      }
+      #expect(server.connectionCount == 0)
+      withExtendedLifetime(client) {}
+    }
+  }
+
   @Test func connectionsBeyondTheLimitGet503() async throws {
     var configuration = testConfiguration()
     configuration.limits.maxConnections = 2
