@@ -79,18 +79,20 @@ final class Connection: @unchecked Sendable {
       if now >= lingerDeadline { closeNow() }
       return
     }
+    let configuration = loop.core.configuration
+    let writeTimeout = stream == nil ? configuration.limits.idleTimeout : configuration.eventStreamStallTimeout
+    if outputOffset < output.count && now - lastWriteProgress >= writeTimeout {
+      // The client stopped reading what is queued for it.
+      closeNow()
+      return
+    }
     if let stream {
-      let configuration = loop.core.configuration
       if let stalled = stream.stalledSince, now - stalled >= configuration.eventStreamStallTimeout {
         closeNow()
       } else if now - lastStreamWrite >= configuration.heartbeatInterval {
         lastStreamWrite = now
         stream.comment("ping")
       }
-      return
-    }
-    if outputOffset < output.count && now - lastWriteProgress >= loop.core.configuration.limits.idleTimeout {
-      closeNow()
       return
     }
     perform(machine.tick(now: now))
@@ -314,6 +316,8 @@ final class Connection: @unchecked Sendable {
     requestTask?.cancel()
     requestTask = nil
     stream?.markClosed()
+    // The stream's sink refers back to this connection: let go of it to break the cycle.
+    stream = nil
     streamTask?.cancel()
     streamTask = nil
     loop.remove(fd: fd, token: token)

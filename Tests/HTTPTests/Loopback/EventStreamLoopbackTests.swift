@@ -10,6 +10,14 @@ private final class Observations: Sendable {
   let clientGone = Atomic<Bool>(false)
 }
 
+/// Holds a stream without keeping it alive.
+private final class WeakStream: Sendable {
+  private let reference = Mutex<Reference>(Reference())
+  private struct Reference { weak var stream: EventStream? }
+  func set(_ stream: EventStream) { reference.withLock { $0.stream = stream } }
+  var isAlive: Bool { reference.withLock { $0.stream != nil } }
+}
+
 @Suite struct EventStreamLoopbackTests {
   @Test func streamsWithSSEHeadersAndHeartbeats() async throws {
     var configuration = testConfiguration()
@@ -32,11 +40,13 @@ private final class Observations: Sendable {
     }
   }
 
-  @Test func handlerLearnsWhenTheClientLeaves() async throws {
+  @Test func handlerLearnsWhenTheClientLeavesAndTheStreamIsFreed() async throws {
     let observations = Observations()
+    let weak = WeakStream()
     var router = Router()
     router.get("/events") { _ in
       .eventStream { stream in
+        weak.set(stream)
         await stream.waitUntilClosed()
         observations.clientGone.store(true, ordering: .relaxed)
       }
@@ -53,6 +63,8 @@ private final class Observations: Sendable {
       let gone = observations.clientGone.load(ordering: .relaxed)
       #expect(gone)
       #expect(server.connectionCount == 0)
+      for _ in 0..<50 where weak.isAlive { try await Task.sleep(for: .milliseconds(20)) }
+      #expect(!weak.isAlive)
     }
   }
 
