@@ -59,14 +59,7 @@ public struct Request: Sendable {
 
   /// Whether the server serving this request is shutting down (health checks answer 503).
   public var isDraining: Bool { server?.isDraining ?? false }
-}
 
-/// State a running server shares with its requests.
-final class ServerState: Sendable {
-  private let draining = Atomic<Bool>(false)
-  /// Open connections across all loops.
-  let connectionCount = Atomic<Int>(0)
-
-  var isDraining: Bool { draining.load(ordering: .relaxed) }
-  func startDraining() { draining.store(true, ordering: .relaxed) }
+  /// Counters of the server serving this request (all zero for a hand-built request).
+  public var serverMetrics: ServerMetrics { server?.metrics ?? ServerMetrics() }
 }

@@ -217,6 +217,7 @@ final class Connection: @unchecked Sendable {
         loop.execute { self.queueStreamBytes(bytes) }
       }
       self.stream = stream
+      loop.core.state.eventStreamCount.add(1, ordering: .relaxed)
       streamTask = Task {
         await run(stream)
         loop.execute { self.endStream() }
@@ -239,6 +240,7 @@ final class Connection: @unchecked Sendable {
     streamTask?.cancel()
     streamTask = nil
     finishStreamResponse()
+    releaseStream()
   }
 
   private func finishStreamResponse() {
@@ -274,6 +276,7 @@ final class Connection: @unchecked Sendable {
       case .processed(let count):
         outputOffset += count
         lastWriteProgress = loop.now
+        loop.core.state.bytesWritten.add(count, ordering: .relaxed)
         let streamed = max(0, count - unaccountedBytes)
         unaccountedBytes = max(0, unaccountedBytes - count)
         if streamed > 0 { stream?.didWrite(streamed) }
@@ -309,6 +312,14 @@ final class Connection: @unchecked Sendable {
     setInterest(.read)
   }
 
+  /// Lets go of the stream (its sink refers back to this connection, so keeping it would
+  /// be a cycle) and counts it as ended.
+  private func releaseStream() {
+    guard stream != nil else { return }
+    stream = nil
+    loop.core.state.eventStreamCount.subtract(1, ordering: .relaxed)
+  }
+
   /// Closes the socket now and ends any stream.
   func closeNow() {
     guard !isClosed else { return }
@@ -316,8 +327,7 @@ final class Connection: @unchecked Sendable {
     requestTask?.cancel()
     requestTask = nil
     stream?.markClosed()
-    // The stream's sink refers back to this connection: let go of it to break the cycle.
-    stream = nil
+    releaseStream()
     streamTask?.cancel()
     streamTask = nil
     loop.remove(fd: fd, token: token)
@@ -325,7 +335,9 @@ final class Connection: @unchecked Sendable {
     close(fd)
   }
 
+  /// Counts a finished response and writes its access log line when enabled.
   private func log(method: String, path: String, status: Int, bytes: Int, start: ContinuousClock.Instant) {
+    loop.core.state.responseCount.add(1, ordering: .relaxed)
     guard loop.core.configuration.accessLog else { return }
     AccessLog.write(method: method, path: path, status: status, bytes: bytes, duration: loop.now - start)
   }

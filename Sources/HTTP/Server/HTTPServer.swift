@@ -47,6 +47,9 @@ public final class HTTPServer: Sendable {
   /// Open connections right now, across all loops.
   public var connectionCount: Int { shared.connectionCount.load(ordering: .relaxed) }
 
+  /// The server's counters right now.
+  public var metrics: ServerMetrics { shared.metrics }
+
   /// Binds the listening sockets and starts the event loop threads. Returns at once.
   ///
   /// - Throws: ``SystemError`` if the address cannot be bound; ``TLSError`` if the
