@@ -5,7 +5,8 @@ import Glibc
 /// GET and HEAD only. `/` and directories serve their `index.html`; there are no
 /// directory listings. Answers carry a content type from the extension, an `ETag` (size
 /// and modification time) and `Last-Modified`; a matching `If-None-Match` (or, without
-/// it, `If-Modified-Since`) gets 304. A path never leaves the directory: `..` segments,
+/// it, `If-Modified-Since`) gets 304. A single `Range: bytes=…` gets 206 (or 416), unless
+/// `If-Range` names another version. A path never leaves the directory: `..` segments,
 /// encoded slashes and NUL are refused, and the real path after resolving symlinks must
 /// still be inside the root.
 public struct StaticFiles: Sendable {
@@ -70,8 +71,24 @@ public struct StaticFiles: Sendable {
       headers.remove("Content-Type")
       return Response(status: 304, headers: headers)
     }
-    guard let body = Self.readFile(file, size: size) else { throw HTTPError.notFound() }
-    return Response(status: 200, headers: headers, body: .bytes(body))
+    headers.set("Accept-Ranges", "bytes")
+    let ifRange = request.headers["If-Range"]
+    let range = ifRange == nil || ifRange == etag ? ByteRange(header: request.headers["Range"], size: size) : .whole
+    switch range {
+    case .whole:
+      guard let body = Self.readFile(file, range: 0..<size) else { throw HTTPError.notFound() }
+      return Response(status: 200, headers: headers, body: .bytes(body))
+    case .satisfiable(let bytes):
+      guard let body = Self.readFile(file, range: bytes.lowerBound..<(bytes.upperBound + 1)) else {
+        throw HTTPError.notFound()
+      }
+      headers.set("Content-Range", "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(size)")
+      return Response(status: 206, headers: headers, body: .bytes(body))
+    case .unsatisfiable:
+      throw HTTPError(
+        status: 416, code: "range_not_satisfiable", message: "The requested range is outside the file.",
+        headers: ["Content-Range": "bytes */\(size)"])
+    }
   }
 
   private static func notModified(_ headers: HTTPHeaders, etag: String, modified: Int) -> Bool {
@@ -107,19 +124,22 @@ public struct StaticFiles: Sendable {
     return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
   }
 
-  private static func readFile(_ path: String, size: Int) -> [UInt8]? {
+  /// The bytes of `path` in `range` (fewer if the file shrank meanwhile).
+  private static func readFile(_ path: String, range: Range<Int>) -> [UInt8]? {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
-    var bytes = [UInt8](repeating: 0, count: size)
+    var bytes = [UInt8](repeating: 0, count: range.count)
     var filled = 0
-    while filled < size {
-      let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, size - filled) }
+    while filled < range.count {
+      let count = bytes.withUnsafeMutableBytes {
+        pread(fd, $0.baseAddress! + filled, range.count - filled, off_t(range.lowerBound + filled))
+      }
       if count < 0 && errno == EINTR { continue }
       if count <= 0 { break }
       filled += count
     }
-    return filled == size ? bytes : Array(bytes[0..<filled])
+    return filled == range.count ? bytes : Array(bytes[0..<filled])
   }
 }
 

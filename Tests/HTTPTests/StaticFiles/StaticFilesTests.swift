@@ -70,6 +70,16 @@ private final class Fixture {
     #expect(fixture.status(path) == 404)
   }
 
+  @Test func rangeRequestsGetPartialContent() throws {
+    let fixture = try Fixture()
+    let partial = try fixture.files.respond(to: Request(method: "GET", path: "/app.js", headers: ["Range": "bytes=4-"]))
+    #expect(partial.status == 206)
+    #expect(partial.headers["Content-Range"] == "bytes 4-8/9")
+    #expect(String(decoding: partial.bodyBytes, as: UTF8.self) == "x = 1")
+    #expect(fixture.status("/app.js", headers: ["Range": "bytes=20-"]) == 416)
+    #expect(fixture.status("/app.js", headers: ["Range": "bytes=0-1", "If-Range": "\"stale\""]) == 200)
+  }
+
   @Test func malformedEscapeIs400() throws {
     let fixture = try Fixture()
     #expect(fixture.status("/%zz") == 400)
