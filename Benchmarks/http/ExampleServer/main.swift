@@ -16,7 +16,8 @@ while let flag = arguments.popFirst() {
   case "--access-log": configuration.accessLog = true
   case "--tls-cert":
     let certificate = arguments.popFirst() ?? ""
-    configuration.tls = TLSConfiguration(certificatePath: certificate, privateKeyPath: configuration.tls?.privateKeyPath ?? "")
+    configuration.tls = TLSConfiguration(
+      certificatePath: certificate, privateKeyPath: configuration.tls?.privateKeyPath ?? "")
   case "--tls-key":
     let key = arguments.popFirst() ?? ""
     configuration.tls = TLSConfiguration(certificatePath: configuration.tls?.certificatePath ?? "", privateKeyPath: key)

@@ -180,7 +180,8 @@ final class EventLoop: @unchecked Sendable {
   private static func refuse(_ fd: Int32, tls: Bool) {
     if !tls {
       let body = JSONErrorBody.encode(code: "server_busy", message: "The server has too many open connections.")
-      let head = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: \(Response.jsonContentType)\r\n"
+      let head =
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: \(Response.jsonContentType)\r\n"
         + "Content-Length: \(body.count)\r\nConnection: close\r\nRetry-After: 1\r\n\r\n"
       let bytes = Array(head.utf8) + body
       _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

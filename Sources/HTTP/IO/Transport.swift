@@ -56,7 +56,9 @@ enum Transport {
     }
   }
 
-  private static func tlsOutcome(_ ssl: OpaquePointer, _ result: Int32, call: String) throws(SystemError) -> IOResult<Int> {
+  private static func tlsOutcome(
+    _ ssl: OpaquePointer, _ result: Int32, call: String
+  ) throws(SystemError) -> IOResult<Int> {
     let code = SSL_get_error(ssl, result)
     switch code {
     case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE: return .wouldBlock

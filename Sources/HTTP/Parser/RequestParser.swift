@@ -218,7 +218,9 @@ public struct RequestParser: Sendable {
     return (String(decoding: method, as: UTF8.self), String(decoding: target, as: UTF8.self), Int(minor - 0x30))
   }
 
-  private func parseFields(_ lines: ArraySlice<ArraySlice<UInt8>>, section: String) throws(HTTPParseError) -> HTTPHeaders {
+  private func parseFields(_ lines: ArraySlice<ArraySlice<UInt8>>, section: String) throws(HTTPParseError)
+    -> HTTPHeaders
+  {
     guard lines.count <= limits.maxHeaderCount else { throw .tooManyHeaders }
     var headers = HTTPHeaders()
     for line in lines {
@@ -246,7 +248,9 @@ public struct RequestParser: Sendable {
     return headers
   }
 
-  private func bodyFraming(method: String, minorVersion: Int, headers: HTTPHeaders) throws(HTTPParseError) -> BodyFraming {
+  private func bodyFraming(method: String, minorVersion: Int, headers: HTTPHeaders) throws(HTTPParseError)
+    -> BodyFraming
+  {
     let transferEncodings = headers.values("Transfer-Encoding")
     let contentLengths = headers.values("Content-Length")
     if !transferEncodings.isEmpty {

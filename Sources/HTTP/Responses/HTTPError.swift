@@ -30,7 +30,8 @@ public struct HTTPError: Error, Sendable, Equatable {
 
   /// The JSON answer for this error.
   public var response: Response {
-    var response = Response(status: status, headers: headers, body: .bytes(JSONErrorBody.encode(code: code, message: message)))
+    var response = Response(
+      status: status, headers: headers, body: .bytes(JSONErrorBody.encode(code: code, message: message)))
     response.headers.set("Content-Type", Response.jsonContentType)
     return response
   }

@@ -4,7 +4,9 @@ extension Response {
   /// A JSON response encoding `value`.
   ///
   /// - Throws: ``HTTPError`` 500 `encoding_failed` if `value` cannot be encoded.
-  public static func json(_ value: some Encodable, status: Int = 200, encoder: JSONEncoder = JSONEncoder()) throws(HTTPError) -> Response {
+  public static func json(_ value: some Encodable, status: Int = 200, encoder: JSONEncoder = JSONEncoder())
+    throws(HTTPError) -> Response
+  {
     do {
       let data = try encoder.encode(value)
       return Response(status: status, headers: ["Content-Type": jsonContentType], body: .bytes(Array(data)))
@@ -20,7 +22,9 @@ extension Request {
   /// - Throws: ``HTTPError`` 415 `unsupported_media_type` unless the request says
   ///   `Content-Type: application/json`; 400 `invalid_json` when the body does not decode,
   ///   naming what was wrong.
-  public func decode<Value: Decodable>(_ type: Value.Type, decoder: JSONDecoder = JSONDecoder()) throws(HTTPError) -> Value {
+  public func decode<Value: Decodable>(_ type: Value.Type, decoder: JSONDecoder = JSONDecoder()) throws(HTTPError)
+    -> Value
+  {
     let mediaType = headers["Content-Type"]?.split(separator: ";").first.map { String($0).trimmingOWS().lowercased() }
     guard mediaType == "application/json" else {
       throw HTTPError(

@@ -8,7 +8,9 @@ extension Request {
         guard parts.count == 2 else { return nil }
         let name = String(parts[0]).trimmingOWS()
         var value = String(parts[1]).trimmingOWS()
-        if value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+        if value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"") {
+          value = String(value.dropFirst().dropLast())
+        }
         return name.isEmpty ? nil : (name, value)
       }
     }

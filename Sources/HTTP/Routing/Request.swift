@@ -49,7 +49,8 @@ public struct Request: Sendable {
     return query.split(separator: "&").map { pair in
       let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
       let name = PercentDecoding.decode(String(parts[0]), plusAsSpace: true) ?? String(parts[0])
-      let value = parts.count > 1 ? (PercentDecoding.decode(String(parts[1]), plusAsSpace: true) ?? String(parts[1])) : ""
+      let value =
+        parts.count > 1 ? (PercentDecoding.decode(String(parts[1]), plusAsSpace: true) ?? String(parts[1])) : ""
       return (name, value)
     }
   }

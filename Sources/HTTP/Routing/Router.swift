@@ -52,7 +52,8 @@ public struct Router: Sendable {
     } catch let error as HTTPError {
       return error.response
     } catch {
-      return HTTPError(status: 500, code: "internal_error", message: "The server failed to handle the request.").response
+      return HTTPError(status: 500, code: "internal_error", message: "The server failed to handle the request.")
+        .response
     }
   }
 

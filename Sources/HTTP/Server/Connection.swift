@@ -153,7 +153,9 @@ final class Connection: @unchecked Sendable {
         queue(bytes)
       case .fail(let error):
         let response = HTTPError(status: error.status, code: error.code, message: error.message).response
-        queue(ResponseHead.serialize(response, contentLength: response.bodyBytes.count, keepAlive: false, minorVersion: 1, date: loop.date))
+        queue(
+          ResponseHead.serialize(
+            response, contentLength: response.bodyBytes.count, keepAlive: false, minorVersion: 1, date: loop.date))
         queue(response.bodyBytes)
         log(method: "-", path: "-", status: error.status, bytes: response.bodyBytes.count, start: loop.now)
         closeAfterFlush = true
@@ -194,17 +196,22 @@ final class Connection: @unchecked Sendable {
   private func deliver(_ response: Response) {
     guard !isClosed, let request = inFlight else { return }
     requestTask = nil
-    let keepAlive = request.keepAlive && !loop.core.state.isDraining
+    let keepAlive =
+      request.keepAlive && !loop.core.state.isDraining
       && !response.headers.containsToken("close", in: "Connection")
     switch response.body {
     case .bytes(let body):
-      queue(ResponseHead.serialize(response, contentLength: body.count, keepAlive: keepAlive, minorVersion: request.minorVersion, date: loop.date))
+      queue(
+        ResponseHead.serialize(
+          response, contentLength: body.count, keepAlive: keepAlive, minorVersion: request.minorVersion, date: loop.date
+        ))
       if request.method != "HEAD" { queue(body) }
       log(method: request.method, path: request.path, status: response.status, bytes: body.count, start: request.start)
       inFlight = nil
       perform(machine.responseFinished(keepAlive: keepAlive, now: loop.now))
     case .eventStream(let run):
-      let head = ResponseHead.serialize(response, contentLength: nil, keepAlive: false, minorVersion: request.minorVersion, date: loop.date)
+      let head = ResponseHead.serialize(
+        response, contentLength: nil, keepAlive: false, minorVersion: request.minorVersion, date: loop.date)
       queue(head)
       if request.method == "HEAD" {
         finishStreamResponse()

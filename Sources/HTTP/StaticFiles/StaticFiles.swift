@@ -60,7 +60,8 @@ public struct StaticFiles: Sendable {
     guard stat(file, &info) == 0 else { throw HTTPError.notFound() }
     let size = Int(info.st_size)
     let modified = Int(info.st_mtim.tv_sec)
-    let etag = "\"\(String(size, radix: 16))-\(String(modified, radix: 16))-\(String(Int(info.st_mtim.tv_nsec), radix: 16))\""
+    let etag =
+      "\"\(String(size, radix: 16))-\(String(modified, radix: 16))-\(String(Int(info.st_mtim.tv_nsec), radix: 16))\""
     var headers: HTTPHeaders = [
       "Content-Type": MIMEType.forFile(file),
       "ETag": etag,

@@ -8,8 +8,9 @@ import Testing
       let answer = try await blocking {
         let client = try RawClient(port: server.port)
         client.send(
-          "GET /slow/150 HTTP/1.1\r\nHost: x\r\n\r\nPOST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nfastGET /slow/10 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-        )
+          "GET /slow/150 HTTP/1.1\r\nHost: x\r\n\r\n"
+            + "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nfast"
+            + "GET /slow/10 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         return client.readAll()
       }
       #expect(statusCodes(answer) == [200, 200, 200])
@@ -36,7 +37,8 @@ import Testing
     try await withServer { server in
       let answer = try await blocking {
         let client = try RawClient(port: server.port)
-        client.send("HEAD /hello HTTP/1.1\r\nHost: x\r\n\r\nOPTIONS /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        client.send(
+          "HEAD /hello HTTP/1.1\r\nHost: x\r\n\r\nOPTIONS /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         return client.readAll()
       }
       #expect(statusCodes(answer) == [200, 204])
@@ -50,7 +52,9 @@ import Testing
     try await withServer { server in
       let answer = try await blocking {
         let client = try RawClient(port: server.port)
-        client.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n3\r\nabc\r\n4\r\ndefg\r\n0\r\n\r\n")
+        client.send(
+          "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+            + "3\r\nabc\r\n4\r\ndefg\r\n0\r\n\r\n")
         return client.readAll()
       }
       #expect(statusCode(answer) == 200)
@@ -62,7 +66,8 @@ import Testing
     try await withServer { server in
       let (interim, final) = try await blocking {
         let client = try RawClient(port: server.port)
-        client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n")
+        client.send(
+          "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n")
         let interim = client.read(until: "\r\n\r\n")
         client.send("ok")
         return (interim, client.readAll())

@@ -52,7 +52,9 @@ import Testing
       let etag = String(etagLine.dropFirst("ETag: ".count))
       let cached = try await curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "If-None-Match: \(etag)", base + "/"])
       #expect(cached.output == "304")
-      let traversal = try await curl(["--path-as-is", "-o", "/dev/null", "-w", "%{http_code}", base + "/../../etc/passwd"])
+      let traversal = try await curl([
+        "--path-as-is", "-o", "/dev/null", "-w", "%{http_code}", base + "/../../etc/passwd",
+      ])
       #expect(traversal.output == "404")
     }
   }
@@ -69,7 +71,8 @@ import Testing
       ])
     try #require(status == 0)
     var configuration = testConfiguration()
-    configuration.tls = TLSConfiguration(certificatePath: directory + "/cert.pem", privateKeyPath: directory + "/key.pem")
+    configuration.tls = TLSConfiguration(
+      certificatePath: directory + "/cert.pem", privateKeyPath: directory + "/key.pem")
     try await withServer(configuration) { server in
       let url = "https://127.0.0.1:\(server.port)/hello"
       let secure = try await curl(["-k", "--tlsv1.2", url, url])
@@ -83,7 +86,8 @@ import Testing
 
   @Test func missingCertificateFailsToStart() {
     var configuration = testConfiguration()
-    configuration.tls = TLSConfiguration(certificatePath: "/nonexistent/cert.pem", privateKeyPath: "/nonexistent/key.pem")
+    configuration.tls = TLSConfiguration(
+      certificatePath: "/nonexistent/cert.pem", privateKeyPath: "/nonexistent/key.pem")
     let server = HTTPServer(configuration: configuration, router: Router())
     #expect(throws: TLSError.self) { try server.start() }
   }

@@ -14,7 +14,10 @@ private func exchange(_ port: Int, _ text: String) async throws -> String {
   @Test(arguments: [
     ("GET / HTTP/1.1\nHost: x\n\n", 400),
     ("GET / HTTP/1.1\r\nHost: x\r\nX-A: a\r\n b\r\n\r\n", 400),
-    ("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n", 400),
+    (
+      "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
+      400
+    ),
     ("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 5\r\n\r\nabcde", 400),
     ("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nxyz\r\nabc\r\n0\r\n\r\n", 400),
     ("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", 501),
@@ -42,7 +45,9 @@ private func exchange(_ port: Int, _ text: String) async throws -> String {
     var router = testRouter()
     router.fallback = StaticFiles(root: "/usr/share").handler
     try await withServer(router: router) { server in
-      for path in ["/../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/..%2F..%2Fetc%2Fpasswd", "/%2e%2e%2f%2e%2e%2fetc/passwd"] {
+      for path in [
+        "/../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/..%2F..%2Fetc%2Fpasswd", "/%2e%2e%2f%2e%2e%2fetc/passwd",
+      ] {
         let answer = try await exchange(server.port, "GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         #expect([400, 404].contains(statusCode(answer) ?? 0), "\(path): \(answer.prefix(60))")
         #expect(!answer.contains("root:"))

@@ -58,7 +58,10 @@ private func body(_ parts: [RequestParser.Part]) -> String {
   @Test func readsAContentLengthBodyArrivingInPieces() throws {
     var parser = RequestParser(limits: HTTPLimits())
     parser.append(Array("POST /e HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhe".utf8))
-    guard case .head(let head) = try parser.next() else { Issue.record("no head"); return }
+    guard case .head(let head) = try parser.next() else {
+      Issue.record("no head")
+      return
+    }
     #expect(head.framing == .length(5))
     #expect(try parser.next() == .body(Array("he".utf8)))
     #expect(try parser.next() == nil)
@@ -79,7 +82,9 @@ private func body(_ parts: [RequestParser.Part]) -> String {
 
   @Test func parsesPipelinedRequestsInOrder() throws {
     let parts = try parse(
-      "GET /1 HTTP/1.1\r\nHost: x\r\n\r\nPOST /2 HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nokGET /3 HTTP/1.1\r\nHost: x\r\n\r\n"
+      "GET /1 HTTP/1.1\r\nHost: x\r\n\r\n"
+        + "POST /2 HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nok"
+        + "GET /3 HTTP/1.1\r\nHost: x\r\n\r\n"
     ).get()
     let targets = parts.compactMap { part -> String? in
       if case .head(let head) = part { return head.target }
@@ -119,8 +124,14 @@ private func body(_ parts: [RequestParser.Part]) -> String {
     ("CL list differing", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3, 4\r\n\r\nabcd", 400),
     ("CL not a number", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: +3\r\n\r\nabc", 400),
     ("bad chunk size", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n", 400),
-    ("chunk size overflow", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFF\r\n", 400),
-    ("chunk without CRLF", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n0\r\n\r\n", 400),
+    (
+      "chunk size overflow", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFF\r\n",
+      400
+    ),
+    (
+      "chunk without CRLF", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcX\r\n0\r\n\r\n",
+      400
+    ),
     ("unknown TE", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", 501),
     ("chunked not last", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, gzip\r\n\r\n", 400),
     ("TE on HTTP/1.0", "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
@@ -146,7 +157,8 @@ private func body(_ parts: [RequestParser.Part]) -> String {
     var limits = HTTPLimits()
     limits.maxHeadBytes = 64
     #expect(status("GET / HTTP/1.1\r\nHost: x\r\nX-Long: \(String(repeating: "a", count: 100))", limits: limits) == 431)
-    #expect(status("GET / HTTP/1.1\r\nHost: x\r\nX: \(String(repeating: "a", count: 60))\r\n\r\n", limits: limits) == 431)
+    #expect(
+      status("GET / HTTP/1.1\r\nHost: x\r\nX: \(String(repeating: "a", count: 60))\r\n\r\n", limits: limits) == 431)
   }
 
   @Test func enforcesHeaderCount() {

@@ -115,7 +115,10 @@ private func errorCode(_ response: Response) -> String? {
   }
 
   @Test func wrongContentTypeIs415() {
-    #expect(throws: HTTPError(status: 415, code: "unsupported_media_type", message: "The request body must be sent as application/json.")) {
+    #expect(
+      throws: HTTPError(
+        status: 415, code: "unsupported_media_type", message: "The request body must be sent as application/json.")
+    ) {
       try request("{}", type: "text/plain").decode(Payload.self)
     }
   }

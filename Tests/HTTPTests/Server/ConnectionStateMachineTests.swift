@@ -33,7 +33,8 @@ import Testing
   @Test func answersPipelinedRequestsOneAtATimeInOrder() {
     var machine = ConnectionStateMachine(limits: limits, now: start)
     let first = machine.received(
-      Array("GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\nGET /3 HTTP/1.1\r\nHost: x\r\n\r\n".utf8),
+      Array(
+        "GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\nGET /3 HTTP/1.1\r\nHost: x\r\n\r\n".utf8),
       now: start)
     #expect(targets(first) == ["/1"])
     #expect(targets(machine.responseFinished(keepAlive: true, now: start)) == ["/2"])

@@ -57,7 +57,8 @@ private final class Fixture {
 
   @Test func ifModifiedSinceIs304() throws {
     let fixture = try Fixture()
-    let modified = try #require(try fixture.files.respond(to: Request(method: "GET", path: "/app.js")).headers["Last-Modified"])
+    let modified = try #require(
+      try fixture.files.respond(to: Request(method: "GET", path: "/app.js")).headers["Last-Modified"])
     #expect(fixture.status("/app.js", headers: ["If-Modified-Since": modified]) == 304)
   }
 
