@@ -52,4 +52,15 @@ start --tls-cert "$work/cert.pem" --tls-key "$work/key.pem"
 [ "$(curl -sk "$url/hello")" = "Hello, world!" ] || fail "HTTPS GET /hello"
 kill -TERM "$server"
 wait "$server" || fail "HTTPS server exited with an error"
+# The access log: one JSON line per response on stderr, only when asked for.
+start --access-log
+curl -s "$url/hello?x=1" > /dev/null
+kill -TERM "$server"
+wait "$server" || fail "server with access log exited with an error"
+grep '^{' "$work/server.log" | python3 -c '
+import json, sys
+entry = json.loads(sys.stdin.readline())
+assert entry["method"] == "GET" and entry["path"] == "/hello" and entry["status"] == 200, entry
+assert entry["bytes"] == 14 and entry["duration_ms"] >= 0, entry
+' || fail "access log line"
 echo "http_example_server: ok"

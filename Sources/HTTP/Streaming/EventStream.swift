@@ -66,7 +66,9 @@ public final class EventStream: Sendable {
   /// Whether the stream has ended; further sends return ``SendResult/closed``.
   public var isClosed: Bool { state.withLock { $0.closed } }
 
-  /// Sends one event. `data` may span lines; each becomes a `data:` line.
+  /// Sends one event. `data` may span lines; each becomes a `data:` line. Refused with
+  /// ``SendResult/backpressure`` while the client is behind, including while a
+  /// ``sendLatest(event:id:data:)`` event is pending (so events never overtake it).
   @discardableResult
   public func send(event: String? = nil, id: String? = nil, data: String) -> SendResult {
     enqueue(EventFrame.event(event: event, id: id, data: data))
