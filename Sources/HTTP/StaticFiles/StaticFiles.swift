@@ -28,12 +28,22 @@ public struct StaticFiles: Sendable {
         status: 405, code: "method_not_allowed", message: "Static files answer only GET and HEAD.",
         headers: ["Allow": "GET, HEAD"])
     }
-    guard let root, let file = try resolve(request.path, root: root) else { throw HTTPError.notFound() }
+    guard let root, let file = try open(request.path, root: root) else { throw HTTPError.notFound() }
+    defer { close(file.descriptor) }
     return try serve(file, request: request)
   }
 
-  /// The real path of the file for `path`, or `nil` for a 404.
-  func resolve(_ path: String, root: String) throws(HTTPError) -> String? {
+  /// A regular file opened for reading, with what `fstat` said about it.
+  private struct OpenFile {
+    var descriptor: Int32
+    var info: stat
+    var path: String
+  }
+
+  /// Opens the regular file `path` names under `root`, or returns `nil` for a 404. The
+  /// checks run on the real path (symlinks resolved), and the answer is built from the
+  /// opened descriptor, so a file swapped after the check is never served.
+  private func open(_ path: String, root: String) throws(HTTPError) -> OpenFile? {
     guard PercentDecoding.decode(path) != nil else {
       throw HTTPError.badRequest("The path contains a malformed percent escape.")
     }
@@ -45,25 +55,23 @@ public struct StaticFiles: Sendable {
       if part == ".." || part == "." { return nil }
       segments.append(Substring(part))
     }
-    var candidate = root + (segments.isEmpty ? "" : "/" + segments.joined(separator: "/"))
-    guard var real = Self.realPath(candidate), Self.isInside(real, root: root) else { return nil }
-    if Self.isDirectory(real) {
-      candidate = real + "/index.html"
-      guard let index = Self.realPath(candidate), Self.isInside(index, root: root) else { return nil }
-      real = index
+    let candidate = root + (segments.isEmpty ? "" : "/" + segments.joined(separator: "/"))
+    guard let file = Self.openInside(candidate, root: root) else { return nil }
+    if file.info.st_mode & S_IFMT == S_IFDIR {
+      close(file.descriptor)
+      guard let index = Self.openInside(file.path + "/index.html", root: root) else { return nil }
+      return Self.regular(index)
     }
-    return Self.isRegularFile(real) ? real : nil
+    return Self.regular(file)
   }
 
-  private func serve(_ file: String, request: Request) throws(HTTPError) -> Response {
-    var info = stat()
-    guard stat(file, &info) == 0 else { throw HTTPError.notFound() }
-    let size = Int(info.st_size)
-    let modified = Int(info.st_mtim.tv_sec)
-    let etag =
-      "\"\(String(size, radix: 16))-\(String(modified, radix: 16))-\(String(Int(info.st_mtim.tv_nsec), radix: 16))\""
+  private func serve(_ file: OpenFile, request: Request) throws(HTTPError) -> Response {
+    let size = Int(file.info.st_size)
+    let modified = Int(file.info.st_mtim.tv_sec)
+    let nanoseconds = Int(file.info.st_mtim.tv_nsec)
+    let etag = "\"\(String(size, radix: 16))-\(String(modified, radix: 16))-\(String(nanoseconds, radix: 16))\""
     var headers: HTTPHeaders = [
-      "Content-Type": MIMEType.forFile(file),
+      "Content-Type": MIMEType.forFile(file.path),
       "ETag": etag,
       "Last-Modified": HTTPDate.format(modified),
       "Cache-Control": "no-cache",
@@ -77,12 +85,9 @@ public struct StaticFiles: Sendable {
     let range = ifRange == nil || ifRange == etag ? ByteRange(header: request.headers["Range"], size: size) : .whole
     switch range {
     case .whole:
-      guard let body = Self.readFile(file, range: 0..<size) else { throw HTTPError.notFound() }
-      return Response(status: 200, headers: headers, body: .bytes(body))
+      return Response(status: 200, headers: headers, body: .bytes(Self.read(file.descriptor, range: 0..<size)))
     case .satisfiable(let bytes):
-      guard let body = Self.readFile(file, range: bytes.lowerBound..<(bytes.upperBound + 1)) else {
-        throw HTTPError.notFound()
-      }
+      let body = Self.read(file.descriptor, range: bytes.lowerBound..<(bytes.upperBound + 1))
       headers.set("Content-Range", "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(size)")
       return Response(status: 206, headers: headers, body: .bytes(body))
     case .unsatisfiable:
@@ -105,7 +110,7 @@ public struct StaticFiles: Sendable {
 
   // MARK: File system
 
-  static func realPath(_ path: String) -> String? {
+  private static func realPath(_ path: String) -> String? {
     guard let resolved = realpath(path, nil) else { return nil }
     defer { free(resolved) }
     return String(cString: resolved)
@@ -115,26 +120,33 @@ public struct StaticFiles: Sendable {
     path == root || path.hasPrefix(root == "/" ? "/" : root + "/")
   }
 
-  private static func isDirectory(_ path: String) -> Bool {
+  /// Opens `path` if its real path is inside `root`.
+  private static func openInside(_ path: String, root: String) -> OpenFile? {
+    guard let real = realPath(path), isInside(real, root: root) else { return nil }
+    let descriptor = Glibc.open(real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    guard descriptor >= 0 else { return nil }
     var info = stat()
-    return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    guard fstat(descriptor, &info) == 0 else {
+      close(descriptor)
+      return nil
+    }
+    return OpenFile(descriptor: descriptor, info: info, path: real)
   }
 
-  private static func isRegularFile(_ path: String) -> Bool {
-    var info = stat()
-    return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+  /// `file` if it is a regular file; otherwise closes it.
+  private static func regular(_ file: OpenFile) -> OpenFile? {
+    if file.info.st_mode & S_IFMT == S_IFREG { return file }
+    close(file.descriptor)
+    return nil
   }
 
-  /// The bytes of `path` in `range` (fewer if the file shrank meanwhile).
-  private static func readFile(_ path: String, range: Range<Int>) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
+  /// The bytes of the open file in `range` (fewer if the file shrank meanwhile).
+  private static func read(_ descriptor: Int32, range: Range<Int>) -> [UInt8] {
     var bytes = [UInt8](repeating: 0, count: range.count)
     var filled = 0
     while filled < range.count {
       let count = bytes.withUnsafeMutableBytes {
-        pread(fd, $0.baseAddress! + filled, range.count - filled, off_t(range.lowerBound + filled))
+        pread(descriptor, $0.baseAddress! + filled, range.count - filled, off_t(range.lowerBound + filled))
       }
       if count < 0 && errno == EINTR { continue }
       if count <= 0 { break }
