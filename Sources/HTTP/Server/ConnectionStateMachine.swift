@@ -52,9 +52,6 @@ struct ConnectionStateMachine {
     phase = .idle(since: now)
   }
 
-  /// Whether a handler is answering a request right now.
-  var isResponding: Bool { phase == .responding }
-
   /// Bytes arrived.
   mutating func received(_ bytes: some Sequence<UInt8>, now: ContinuousClock.Instant) -> [Action] {
     guard phase != .closed else { return [] }

@@ -78,8 +78,8 @@ import Testing
 
   @Test func noTimeoutWhileAHandlerResponds() {
     var machine = ConnectionStateMachine(limits: limits, now: start)
-    _ = machine.received(Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8), now: start)
-    #expect(machine.isResponding)
+    let actions = machine.received(Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8), now: start)
+    #expect(targets(actions) == ["/"])
     #expect(machine.tick(now: start + .seconds(60)).isEmpty)
   }
 
