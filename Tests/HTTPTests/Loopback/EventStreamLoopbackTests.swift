@@ -57,13 +57,13 @@ private final class WeakStream: Sendable {
         client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
         _ = client.read(until: "\r\n\r\n")
       }
-      for _ in 0..<50 where !observations.clientGone.load(ordering: .relaxed) {
+      for _ in 0..<150 where !observations.clientGone.load(ordering: .relaxed) {
         try await Task.sleep(for: .milliseconds(20))
       }
       let gone = observations.clientGone.load(ordering: .relaxed)
       #expect(gone)
       #expect(server.connectionCount == 0)
-      for _ in 0..<50 where weak.isAlive { try await Task.sleep(for: .milliseconds(20)) }
+      for _ in 0..<150 where weak.isAlive { try await Task.sleep(for: .milliseconds(20)) }
       #expect(!weak.isAlive)
     }
   }

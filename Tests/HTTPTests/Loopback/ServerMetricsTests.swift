@@ -21,7 +21,7 @@ import Testing
       #expect(during.responses >= 3)
       #expect(during.bytesWritten > 0)
       try await blocking { client.shutdownWrite() }
-      for _ in 0..<50 where server.metrics.openEventStreams > 0 { try await Task.sleep(for: .milliseconds(20)) }
+      for _ in 0..<150 where server.metrics.openEventStreams > 0 { try await Task.sleep(for: .milliseconds(20)) }
       #expect(server.metrics.openEventStreams == 0)
       withExtendedLifetime(client) {}
     }
