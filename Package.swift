@@ -61,6 +61,9 @@ let package = Package(
     .executableTarget(
       name: "StoreHostCrashWriter", dependencies: ["StoreHost"], path: "Benchmarks/persistence/CrashWriter"),
 
+    // A small server over `HTTP` for its benchmarks and integration scripts.
+    .executableTarget(name: "http-example-server", dependencies: ["HTTP"], path: "Benchmarks/http/ExampleServer"),
+
     .testTarget(name: "ComposableTests", dependencies: ["Composable"]),
     .testTarget(name: "ComposableArchitectureTests", dependencies: ["ComposableArchitecture", "ComposableTesting"]),
     .testTarget(name: "ComposableTestingTests", dependencies: ["ComposableArchitecture", "ComposableTesting"]),

@@ -1,0 +1,227 @@
+import CSystemShim
+import Glibc
+import Synchronization
+
+/// One thread running an epoll loop over a listening socket and its connections.
+///
+/// Thread confinement: everything but `jobs` and `wakePending` is touched only on the
+/// loop's own thread; other threads reach the loop through ``execute(_:)``, which is why
+/// the class can be `@unchecked Sendable`.
+final class EventLoop: @unchecked Sendable {
+  private enum Token {
+    static let wake: UInt64 = 0
+    static let timer: UInt64 = 1
+    static let listener: UInt64 = 2
+    static let firstConnection: UInt64 = 16
+  }
+
+  let core: ServerCore
+  private let selector: PlatformSelector
+  private let wakeFD: Int32
+  private let timerFD: Int32
+  private let jobs = Mutex<[@Sendable () -> Void]>([])
+  private let wakePending = Atomic<Bool>(false)
+  private var listener: Int32?
+  /// The listener is unwatched until the next tick because `accept4` ran out of descriptors.
+  private var acceptPaused = false
+  private var connections: [UInt64: Connection] = [:]
+  private var nextToken = Token.firstConnection
+  private var drainDeadline: ContinuousClock.Instant?
+  private var running = true
+  private var cachedDateSecond = -1
+  private var cachedDate = ""
+  /// The time of the current loop iteration.
+  private(set) var now = ContinuousClock.now
+  /// One read buffer shared by all connections of this loop.
+  let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+
+  init(core: ServerCore, listener: Int32) throws(SystemError) {
+    self.core = core
+    self.listener = listener
+    selector = try PlatformSelector()
+    wakeFD = try syscallChecked("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
+    timerFD = try syscallChecked("timerfd_create") {
+      timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+    }
+    let tick = core.tickInterval.components
+    try syscallChecked("timerfd_settime") {
+      csystem_timerfd_arm(timerFD, Int(tick.seconds) * 1_000_000_000 + Int(tick.attoseconds / 1_000_000_000))
+    }
+    try selector.register(wakeFD, token: Token.wake, interest: .read)
+    try selector.register(timerFD, token: Token.timer, interest: .read)
+    try selector.register(listener, token: Token.listener, interest: .read)
+  }
+
+  deinit {
+    readBuffer.deallocate()
+    close(wakeFD)
+    close(timerFD)
+  }
+
+  /// Runs `job` on the loop's thread soon. Callable from any thread.
+  func execute(_ job: @escaping @Sendable () -> Void) {
+    jobs.withLock { $0.append(job) }
+    if !wakePending.exchange(true, ordering: .acquiringAndReleasing) {
+      var one: UInt64 = 1
+      _ = Glibc.write(wakeFD, &one, 8)
+    }
+  }
+
+  /// The loop's body; returns when the loop has drained after ``beginDrain(deadline:)``.
+  func run() {
+    while running {
+      do {
+        try selector.wait(timeoutMilliseconds: -1) { event in
+          now = .now
+          handle(event)
+        }
+      } catch {
+        // epoll_wait fails only on programming errors; nothing can be served after it.
+        fatalError("\(error)")
+      }
+      now = .now
+      runJobs()
+      if drainDeadline != nil && connections.isEmpty { running = false }
+    }
+    for connection in connections.values { connection.closeNow() }
+  }
+
+  private func handle(_ event: ReadinessEvent) {
+    switch event.token {
+    case Token.wake:
+      var value: UInt64 = 0
+      _ = Glibc.read(wakeFD, &value, 8)
+    case Token.timer:
+      var expirations: UInt64 = 0
+      _ = Glibc.read(timerFD, &expirations, 8)
+      tick()
+    case Token.listener:
+      acceptConnections()
+    default:
+      connections[event.token]?.handle(event)
+    }
+  }
+
+  private func runJobs() {
+    wakePending.store(false, ordering: .releasing)
+    let pending = jobs.withLock { jobs -> [@Sendable () -> Void] in
+      defer { jobs.removeAll(keepingCapacity: true) }
+      return jobs
+    }
+    for job in pending { job() }
+  }
+
+  private func tick() {
+    if acceptPaused, let listener {
+      acceptPaused = false
+      try? selector.register(listener, token: Token.listener, interest: .read)
+    }
+    if let drainDeadline, now >= drainDeadline {
+      for connection in Array(connections.values) { connection.closeNow() }
+      return
+    }
+    for connection in Array(connections.values) { connection.tick(now: now) }
+  }
+
+  private func acceptConnections() {
+    guard let listener else { return }
+    for _ in 0..<64 {
+      let accepted: (Int32, String)
+      do {
+        switch try Socket.accept(listener) {
+        case .wouldBlock: return
+        case .processed(let result): accepted = result
+        }
+      } catch {
+        // EMFILE and friends: the backlog keeps the client until a descriptor frees up.
+        // Stop watching the listener until the next tick, or level-triggered epoll would
+        // spin on it.
+        selector.deregister(listener)
+        acceptPaused = true
+        return
+      }
+      let (fd, remote) = accepted
+      let count = core.state.connectionCount.add(1, ordering: .relaxed).newValue
+      if count > core.configuration.limits.maxConnections || drainDeadline != nil {
+        core.state.connectionCount.subtract(1, ordering: .relaxed)
+        Self.refuse(fd, tls: core.tls != nil)
+        continue
+      }
+      register(fd: fd, remote: remote)
+    }
+  }
+
+  private func register(fd: Int32, remote: String) {
+    var transport = Transport.plain
+    if let tls = core.tls {
+      guard let session = tls.makeSession(fd: fd) else {
+        core.state.connectionCount.subtract(1, ordering: .relaxed)
+        close(fd)
+        return
+      }
+      transport = .tls(session)
+    }
+    let token = nextToken
+    nextToken += 1
+    let connection = Connection(fd: fd, token: token, transport: transport, remote: remote, loop: self)
+    do {
+      try selector.register(fd, token: token, interest: .read)
+    } catch {
+      transport.shutdown()
+      close(fd)
+      core.state.connectionCount.subtract(1, ordering: .relaxed)
+      return
+    }
+    connections[token] = connection
+  }
+
+  /// Answers a connection beyond the limit with 503 (plain HTTP only; a TLS client just
+  /// sees the close) and closes it.
+  private static func refuse(_ fd: Int32, tls: Bool) {
+    if !tls {
+      let body = JSONErrorBody.encode(code: "server_busy", message: "The server has too many open connections.")
+      let head =
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: \(Response.jsonContentType)\r\n"
+        + "Content-Length: \(body.count)\r\nConnection: close\r\nRetry-After: 1\r\n\r\n"
+      let bytes = Array(head.utf8) + body
+      _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+    close(fd)
+  }
+
+  // MARK: For connections
+
+  func updateInterest(fd: Int32, token: UInt64, interest: Interest) {
+    try? selector.reregister(fd, token: token, interest: interest)
+  }
+
+  func remove(fd: Int32, token: UInt64) {
+    selector.deregister(fd)
+    connections[token] = nil
+    core.state.connectionCount.subtract(1, ordering: .relaxed)
+  }
+
+  /// The `Date` header value, formatted once per second.
+  var date: String {
+    let second = HTTPDate.nowSeconds()
+    if second != cachedDateSecond {
+      cachedDateSecond = second
+      cachedDate = HTTPDate.format(second)
+    }
+    return cachedDate
+  }
+
+  // MARK: Shutdown
+
+  /// Stops accepting and lets connections finish; closes the rest at `deadline`.
+  func beginDrain(deadline: ContinuousClock.Instant) {
+    guard drainDeadline == nil else { return }
+    drainDeadline = deadline
+    if let listener {
+      selector.deregister(listener)
+      close(listener)
+      self.listener = nil
+    }
+    for connection in Array(connections.values) { connection.startDraining() }
+  }
+}

@@ -1,0 +1,46 @@
+import COpenSSL
+
+/// A TLS failure while loading the certificate or key.
+public struct TLSError: Error, CustomStringConvertible, Sendable {
+  /// What failed, with OpenSSL's reason.
+  public var description: String
+}
+
+/// An OpenSSL server context (TLS 1.2+), shared by every connection. OpenSSL allows
+/// creating sessions from one context on many threads at once.
+final class TLSContext: @unchecked Sendable {
+  let context: OpaquePointer
+
+  init(_ configuration: TLSConfiguration) throws(TLSError) {
+    guard let context = SSL_CTX_new(TLS_server_method()) else { throw Self.error("SSL_CTX_new") }
+    self.context = context
+    guard copenssl_ctx_require_tls12(context) == 1 else { throw Self.error("setting TLS 1.2 as minimum") }
+    _ = copenssl_ctx_set_server_options(context)
+    _ = copenssl_ctx_set_partial_writes(context)
+    guard SSL_CTX_use_certificate_chain_file(context, configuration.certificatePath) == 1 else {
+      throw Self.error("loading certificate \(configuration.certificatePath)")
+    }
+    guard SSL_CTX_use_PrivateKey_file(context, configuration.privateKeyPath, SSL_FILETYPE_PEM) == 1 else {
+      throw Self.error("loading private key \(configuration.privateKeyPath)")
+    }
+    guard SSL_CTX_check_private_key(context) == 1 else { throw Self.error("matching key and certificate") }
+  }
+
+  deinit { SSL_CTX_free(context) }
+
+  /// A server-side session on the socket `fd`, or `nil` if OpenSSL cannot allocate one.
+  func makeSession(fd: Int32) -> OpaquePointer? {
+    guard let ssl = SSL_new(context) else { return nil }
+    SSL_set_fd(ssl, fd)
+    SSL_set_accept_state(ssl)
+    return ssl
+  }
+
+  private static func error(_ what: String) -> TLSError {
+    let code = ERR_get_error()
+    var buffer = [CChar](repeating: 0, count: 256)
+    ERR_error_string_n(code, &buffer, buffer.count)
+    let reason = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return TLSError(description: "TLS: \(what) failed: \(reason)")
+  }
+}

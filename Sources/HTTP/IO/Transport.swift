@@ -1,0 +1,72 @@
+import COpenSSL
+import CSystemShim
+import Glibc
+
+/// How a connection moves bytes: straight on the socket, or through an OpenSSL session.
+enum Transport {
+  case plain
+  case tls(OpaquePointer)
+
+  var isTLS: Bool {
+    if case .tls = self { return true }
+    return false
+  }
+
+  /// Whether the last TLS call that would block was waiting for the socket to be writable.
+  var wantsWrite: Bool {
+    if case .tls(let ssl) = self { return SSL_want(ssl) == SSL_WRITING }
+    return false
+  }
+
+  /// Reads into `buffer`: `.processed(0)` means the peer closed.
+  func read(fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> IOResult<Int> {
+    switch self {
+    case .plain:
+      return try syscall("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+    case .tls(let ssl):
+      ERR_clear_error()
+      let count = SSL_read(ssl, buffer.baseAddress, Int32(buffer.count))
+      if count > 0 { return .processed(Int(count)) }
+      return try Self.tlsOutcome(ssl, count, call: "SSL_read")
+    }
+  }
+
+  /// Writes from `bytes`, returning how many were taken.
+  func write(fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError) -> IOResult<Int> {
+    switch self {
+    case .plain:
+      return try syscall("send") { send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+    case .tls(let ssl):
+      ERR_clear_error()
+      let count = SSL_write(ssl, bytes.baseAddress, Int32(bytes.count))
+      if count > 0 { return .processed(Int(count)) }
+      switch try Self.tlsOutcome(ssl, count, call: "SSL_write") {
+      case .processed: throw SystemError(call: "SSL_write", errno: EPIPE)
+      case .wouldBlock: return .wouldBlock
+      }
+    }
+  }
+
+  /// Ends the session (TLS close_notify) and frees it. The socket is closed by the caller.
+  func shutdown() {
+    if case .tls(let ssl) = self {
+      ERR_clear_error()
+      SSL_shutdown(ssl)
+      SSL_free(ssl)
+    }
+  }
+
+  private static func tlsOutcome(
+    _ ssl: OpaquePointer, _ result: Int32, call: String
+  ) throws(SystemError) -> IOResult<Int> {
+    let code = SSL_get_error(ssl, result)
+    switch code {
+    case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE: return .wouldBlock
+    case SSL_ERROR_ZERO_RETURN: return .processed(0)
+    case SSL_ERROR_SYSCALL where csystem_errno() == EINTR: return .wouldBlock
+    default:
+      ERR_clear_error()
+      throw SystemError(call: call, errno: code == SSL_ERROR_SYSCALL ? csystem_errno() : EPROTO)
+    }
+  }
+}

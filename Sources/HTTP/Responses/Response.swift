@@ -1,0 +1,52 @@
+/// What a handler answers: a status, headers, and either bytes or an event stream.
+public struct Response: Sendable {
+  /// The body of a response.
+  public enum Body: Sendable {
+    /// A complete body; the server adds `Content-Length`.
+    case bytes([UInt8])
+    /// A Server-Sent Events stream: the server sends the head, then runs the closure with
+    /// an ``EventStream`` until it returns or the client goes away.
+    case eventStream(@Sendable (EventStream) async -> Void)
+  }
+
+  /// `application/json; charset=utf-8`.
+  public static let jsonContentType = "application/json; charset=utf-8"
+
+  /// The status code.
+  public var status: Int
+  /// The header fields. `Content-Length`, `Date` and `Connection` are set by the server.
+  public var headers: HTTPHeaders
+  /// The body.
+  public var body: Body
+
+  /// A response with the given parts.
+  public init(status: Int = 200, headers: HTTPHeaders = [:], body: Body = .bytes([])) {
+    self.status = status
+    self.headers = headers
+    self.body = body
+  }
+
+  /// A `text/plain; charset=utf-8` response.
+  public static func text(_ text: String, status: Int = 200) -> Response {
+    Response(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: .bytes(Array(text.utf8)))
+  }
+
+  /// A Server-Sent Events response (`text/event-stream`, no caching, no proxy buffering).
+  /// `run` writes events until it returns or ``EventStream/isClosed`` becomes true.
+  public static func eventStream(_ run: @escaping @Sendable (EventStream) async -> Void) -> Response {
+    Response(
+      status: 200,
+      headers: [
+        "Content-Type": "text/event-stream",
+        "Cache-Control": "no-cache, no-transform",
+        "X-Accel-Buffering": "no",
+      ],
+      body: .eventStream(run))
+  }
+
+  /// The body bytes, empty for a stream.
+  var bodyBytes: [UInt8] {
+    if case .bytes(let bytes) = body { return bytes }
+    return []
+  }
+}

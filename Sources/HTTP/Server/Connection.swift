@@ -1,0 +1,351 @@
+import Glibc
+
+/// The I/O shell around one ``ConnectionStateMachine``: reads and writes the socket,
+/// hands complete requests to handler tasks, and writes their responses back in order.
+///
+/// Thread confinement: used only on its ``EventLoop``'s thread; tasks reach it through
+/// `loop.execute`, hence `@unchecked Sendable`.
+final class Connection: @unchecked Sendable {
+  private struct InFlight {
+    var method: String
+    var path: String
+    var keepAlive: Bool
+    var minorVersion: Int
+    var start: ContinuousClock.Instant
+  }
+
+  private static let lingerTime = Duration.seconds(2)
+
+  private let fd: Int32
+  private let token: UInt64
+  private let transport: Transport
+  private let remote: String
+  private unowned let loop: EventLoop
+  private var machine: ConnectionStateMachine
+  private var output: [UInt8] = []
+  private var outputOffset = 0
+  private var interest: Interest = .read
+  private var readingPaused = false
+  private var inputEnded = false
+  private var closeAfterFlush = false
+  private var lingerDeadline: ContinuousClock.Instant?
+  private var inFlight: InFlight?
+  /// The handler task answering the current request; cancelled if the client leaves.
+  private var requestTask: Task<Void, Never>?
+  private var stream: EventStream?
+  private var streamTask: Task<Void, Never>?
+  /// A TLS read could not finish until the socket is writable (renegotiation or handshake).
+  private var readWantsWrite = false
+  /// Bytes at the front of `output` that are not the stream's (its response head).
+  private var unaccountedBytes = 0
+  private var lastStreamWrite = ContinuousClock.now
+  /// When queued output last moved (or started waiting); a reader that stops reading is
+  /// dropped after the idle timeout.
+  private var lastWriteProgress = ContinuousClock.now
+  private(set) var isClosed = false
+
+  init(fd: Int32, token: UInt64, transport: Transport, remote: String, loop: EventLoop) {
+    self.fd = fd
+    self.token = token
+    self.transport = transport
+    self.remote = remote
+    self.loop = loop
+    machine = ConnectionStateMachine(limits: loop.core.configuration.limits, now: loop.now)
+  }
+
+  // MARK: Events
+
+  func handle(_ event: ReadinessEvent) {
+    if event.hangup && !interest.contains(.read) {
+      // Both directions are down (HUP or ERR while not reading): nothing can be delivered,
+      // and level-triggered epoll would report it again on every wait.
+      closeNow()
+      return
+    }
+    if event.readable || event.hangup { readAvailable() }
+    if isClosed { return }
+    if event.writable {
+      if readWantsWrite {
+        readWantsWrite = false
+        readAvailable()
+        if isClosed { return }
+      }
+      flush()
+    }
+  }
+
+  func tick(now: ContinuousClock.Instant) {
+    if let lingerDeadline {
+      if now >= lingerDeadline { closeNow() }
+      return
+    }
+    let configuration = loop.core.configuration
+    let writeTimeout = stream == nil ? configuration.limits.idleTimeout : configuration.eventStreamStallTimeout
+    if outputOffset < output.count && now - lastWriteProgress >= writeTimeout {
+      // The client stopped reading what is queued for it.
+      closeNow()
+      return
+    }
+    if let stream {
+      if let stalled = stream.stalledSince, now - stalled >= configuration.eventStreamStallTimeout {
+        closeNow()
+      } else if now - lastStreamWrite >= configuration.heartbeatInterval {
+        lastStreamWrite = now
+        stream.comment("ping")
+      }
+      return
+    }
+    perform(machine.tick(now: now))
+  }
+
+  func startDraining() {
+    if stream != nil {
+      endStream()
+    } else {
+      perform(machine.startDraining())
+    }
+  }
+
+  private func readAvailable() {
+    for _ in 0..<4 {
+      let result: IOResult<Int>
+      do {
+        result = try transport.read(fd: fd, into: loop.readBuffer)
+      } catch {
+        closeNow()
+        return
+      }
+      switch result {
+      case .wouldBlock:
+        if transport.wantsWrite {
+          readWantsWrite = true
+          setInterest(interest.union(.write))
+        }
+        return
+      case .processed(0):
+        inputEnded = true
+        if lingerDeadline != nil || stream != nil {
+          closeNow()
+        } else {
+          setInterest(interest.subtracting(.read))
+          perform(machine.inputEnded(now: loop.now))
+        }
+        return
+      case .processed(let count):
+        // While lingering or streaming, whatever the client sends is dropped.
+        if lingerDeadline == nil && stream == nil {
+          perform(machine.received(UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]), now: loop.now))
+        }
+        if isClosed || readingPaused || count < loop.readBuffer.count { return }
+      }
+    }
+  }
+
+  // MARK: State machine actions
+
+  private func perform(_ actions: [ConnectionStateMachine.Action]) {
+    for action in actions {
+      guard !isClosed else { return }
+      switch action {
+      case .dispatch(let head, let body):
+        dispatch(head, body: body)
+      case .write(let bytes):
+        queue(bytes)
+      case .fail(let error):
+        let response = HTTPError(status: error.status, code: error.code, message: error.message).response
+        queue(
+          ResponseHead.serialize(
+            response, contentLength: response.bodyBytes.count, keepAlive: false, minorVersion: 1, date: loop.date))
+        queue(response.bodyBytes)
+        log(method: "-", path: "-", status: error.status, bytes: response.bodyBytes.count, start: loop.now)
+        closeAfterFlush = true
+      case .close:
+        closeAfterFlush = true
+        if output.count == outputOffset { beginClose() }
+      case .pauseReading:
+        readingPaused = true
+        setInterest(interest.subtracting(.read))
+      case .resumeReading:
+        readingPaused = false
+        if !inputEnded { setInterest(interest.union(.read)) }
+      }
+    }
+    flush()
+  }
+
+  private func dispatch(_ head: RequestHead, body: [UInt8]) {
+    guard let target = RequestTarget(head.target) else {
+      perform([.fail(.badRequest("The request target is not a path."))])
+      return
+    }
+    var request = Request(
+      method: head.method, path: target.path, query: target.query, headers: head.headers, body: body,
+      remoteAddress: remote, server: loop.core.state)
+    request.minorVersion = head.minorVersion
+    let keepAlive = head.keepAlive && !loop.core.state.isDraining
+    inFlight = InFlight(
+      method: head.method, path: target.path, keepAlive: keepAlive, minorVersion: head.minorVersion, start: loop.now)
+    let router = loop.core.router
+    let loop = self.loop
+    requestTask = Task {
+      let response = await router.respond(to: request)
+      loop.execute { self.deliver(response) }
+    }
+  }
+
+  private func deliver(_ response: Response) {
+    guard !isClosed, let request = inFlight else { return }
+    requestTask = nil
+    let keepAlive =
+      request.keepAlive && !loop.core.state.isDraining
+      && !response.headers.containsToken("close", in: "Connection")
+    switch response.body {
+    case .bytes(let body):
+      queue(
+        ResponseHead.serialize(
+          response, contentLength: body.count, keepAlive: keepAlive, minorVersion: request.minorVersion, date: loop.date
+        ))
+      if request.method != "HEAD" { queue(body) }
+      log(method: request.method, path: request.path, status: response.status, bytes: body.count, start: request.start)
+      inFlight = nil
+      perform(machine.responseFinished(keepAlive: keepAlive, now: loop.now))
+    case .eventStream(let run):
+      let head = ResponseHead.serialize(
+        response, contentLength: nil, keepAlive: false, minorVersion: request.minorVersion, date: loop.date)
+      queue(head)
+      if request.method == "HEAD" {
+        finishStreamResponse()
+        return
+      }
+      unaccountedBytes = output.count - outputOffset
+      lastStreamWrite = loop.now
+      let loop = self.loop
+      let stream = EventStream(bufferLimit: loop.core.configuration.eventStreamBufferLimit) { bytes in
+        loop.execute { self.queueStreamBytes(bytes) }
+      }
+      self.stream = stream
+      loop.core.state.eventStreamCount.add(1, ordering: .relaxed)
+      streamTask = Task {
+        await run(stream)
+        loop.execute { self.endStream() }
+      }
+      flush()
+    }
+  }
+
+  private func queueStreamBytes(_ bytes: [UInt8]) {
+    guard !isClosed else { return }
+    lastStreamWrite = loop.now
+    queue(bytes)
+    flush()
+  }
+
+  /// The stream's handler returned, the client left, or the server is draining.
+  private func endStream() {
+    guard let stream, !isClosed else { return }
+    stream.markClosed()
+    streamTask?.cancel()
+    streamTask = nil
+    finishStreamResponse()
+    releaseStream()
+  }
+
+  private func finishStreamResponse() {
+    if let request = inFlight {
+      log(method: request.method, path: request.path, status: 200, bytes: 0, start: request.start)
+    }
+    inFlight = nil
+    perform(machine.responseFinished(keepAlive: false, now: loop.now))
+  }
+
+  // MARK: Output
+
+  private func queue(_ bytes: [UInt8]) {
+    if outputOffset == output.count { lastWriteProgress = loop.now }
+    output.append(contentsOf: bytes)
+  }
+
+  private func flush() {
+    while outputOffset < output.count {
+      let result: IOResult<Int>
+      do {
+        result = try output.withUnsafeBytes { buffer throws(SystemError) in
+          try transport.write(fd: fd, UnsafeRawBufferPointer(rebasing: buffer[outputOffset...]))
+        }
+      } catch {
+        closeNow()
+        return
+      }
+      switch result {
+      case .wouldBlock:
+        setInterest(interest.union(.write))
+        return
+      case .processed(let count):
+        outputOffset += count
+        lastWriteProgress = loop.now
+        loop.core.state.bytesWritten.add(count, ordering: .relaxed)
+        let streamed = max(0, count - unaccountedBytes)
+        unaccountedBytes = max(0, unaccountedBytes - count)
+        if streamed > 0 { stream?.didWrite(streamed) }
+      }
+    }
+    // Everything is out: release large buffers so idle connections stay small.
+    output.removeAll(keepingCapacity: output.capacity <= 4096)
+    outputOffset = 0
+    if !readWantsWrite { setInterest(interest.subtracting(.write)) }
+    if closeAfterFlush && lingerDeadline == nil { beginClose() }
+  }
+
+  private func setInterest(_ new: Interest) {
+    guard new != interest, !isClosed else { return }
+    interest = new
+    loop.updateInterest(fd: fd, token: token, interest: new)
+  }
+
+  // MARK: Closing
+
+  /// Closes after the peer has had a chance to read the answer: sends FIN, then drops
+  /// whatever it still sends for a short while, so the answer is not lost to a reset.
+  private func beginClose() {
+    // A TLS session must send close_notify before the socket half-closes; keep it simple
+    // and close TLS connections at once.
+    if inputEnded || transport.isTLS {
+      closeNow()
+      return
+    }
+    Glibc.shutdown(fd, Int32(SHUT_WR))
+    lingerDeadline = loop.now + Self.lingerTime
+    readingPaused = false
+    setInterest(.read)
+  }
+
+  /// Lets go of the stream (its sink refers back to this connection, so keeping it would
+  /// be a cycle) and counts it as ended.
+  private func releaseStream() {
+    guard stream != nil else { return }
+    stream = nil
+    loop.core.state.eventStreamCount.subtract(1, ordering: .relaxed)
+  }
+
+  /// Closes the socket now and ends any stream.
+  func closeNow() {
+    guard !isClosed else { return }
+    isClosed = true
+    requestTask?.cancel()
+    requestTask = nil
+    stream?.markClosed()
+    releaseStream()
+    streamTask?.cancel()
+    streamTask = nil
+    loop.remove(fd: fd, token: token)
+    transport.shutdown()
+    close(fd)
+  }
+
+  /// Counts a finished response and writes its access log line when enabled.
+  private func log(method: String, path: String, status: Int, bytes: Int, start: ContinuousClock.Instant) {
+    loop.core.state.responseCount.add(1, ordering: .relaxed)
+    guard loop.core.configuration.accessLog else { return }
+    AccessLog.write(method: method, path: path, status: status, bytes: bytes, duration: loop.now - start)
+  }
+}

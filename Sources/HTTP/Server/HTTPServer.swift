@@ -1,0 +1,147 @@
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+
+/// An HTTP/1.1 server: one epoll event loop per thread, handlers on Swift tasks.
+///
+/// ```swift
+/// var router = Router()
+/// router.get("/healthz") { request in
+///   request.isDraining ? Response(status: 503) : .text("ok")
+/// }
+/// let server = HTTPServer(configuration: ServerConfiguration(), router: router)
+/// try server.start()
+/// print("listening on port \(server.port)")
+/// try await server.run()  // returns after SIGTERM/SIGINT and a drain
+/// ```
+public final class HTTPServer: Sendable {
+  private struct State {
+    var loops: [EventLoop] = []
+    var port = 0
+    var running = 0
+    var started = false
+    var shutdownRequested = false
+    var stopWaiters: [CheckedContinuation<Void, Never>] = []
+  }
+
+  /// The configuration the server was created with.
+  public let configuration: ServerConfiguration
+  private let router: Router
+  private let shared = ServerState()
+  private let state = Mutex(State())
+
+  /// A server that will serve `router` with `configuration` once started.
+  public init(configuration: ServerConfiguration = ServerConfiguration(), router: Router) {
+    self.configuration = configuration
+    self.router = router
+  }
+
+  /// The bound port (useful with port 0); 0 before ``start()``.
+  public var port: Int { state.withLock { $0.port } }
+
+  /// Whether a shutdown has begun: new connections are refused and handlers should wind
+  /// down (health checks answer 503).
+  public var isDraining: Bool { shared.isDraining }
+
+  /// Open connections right now, across all loops.
+  public var connectionCount: Int { shared.connectionCount.load(ordering: .relaxed) }
+
+  /// The server's counters right now.
+  public var metrics: ServerMetrics { shared.metrics }
+
+  /// Binds the listening sockets and starts the event loop threads. Returns at once.
+  ///
+  /// - Throws: ``SystemError`` if the address cannot be bound; ``TLSError`` if the
+  ///   certificate or key cannot be loaded.
+  public func start() throws {
+    try state.withLock { state in
+      guard !state.started else { return }
+      signal(SIGPIPE, SIG_IGN)
+      let tls = try configuration.tls.map { configuration throws(TLSError) in try TLSContext(configuration) }
+      let core = ServerCore(configuration: configuration, router: router, state: shared, tls: tls)
+      var port = configuration.port
+      var loops: [EventLoop] = []
+      do {
+        for _ in 0..<max(1, configuration.eventLoops) {
+          let listener = try Socket.listen(host: configuration.host, port: port)
+          port = Socket.localPort(listener)
+          do {
+            loops.append(try EventLoop(core: core, listener: listener))
+          } catch {
+            close(listener)
+            throw error
+          }
+        }
+      } catch {
+        // Loops that were made close their listeners when drained.
+        for loop in loops { loop.beginDrain(deadline: .now) }
+        throw error
+      }
+      state.loops = loops
+      state.port = port
+      state.running = loops.count
+      state.started = true
+      for (index, loop) in loops.enumerated() {
+        let thread = Thread { [self] in
+          loop.run()
+          loopStopped()
+        }
+        thread.name = "http-loop-\(index)"
+        thread.start()
+      }
+    }
+  }
+
+  /// Starts if needed, then serves until SIGTERM or SIGINT, drains, and returns.
+  public func run() async throws {
+    try start()
+    signal(SIGTERM, SIG_IGN)
+    signal(SIGINT, SIG_IGN)
+    let sources = [SIGTERM, SIGINT].map { signalNumber in
+      let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+      source.setEventHandler { [self] in Task { await shutdown() } }
+      source.resume()
+      return source
+    }
+    await waitUntilStopped()
+    for source in sources { source.cancel() }
+  }
+
+  /// Graceful shutdown: stops accepting, lets in-flight requests finish, ends event
+  /// streams, closes idle connections, and force-closes whatever is left after
+  /// ``ServerConfiguration/shutdownTimeout``. Returns when every loop has stopped.
+  public func shutdown() async {
+    let loops = state.withLock { state -> [EventLoop] in
+      guard state.started, !state.shutdownRequested else { return [] }
+      state.shutdownRequested = true
+      return state.loops
+    }
+    shared.startDraining()
+    let deadline = ContinuousClock.now + configuration.shutdownTimeout
+    for loop in loops { loop.execute { loop.beginDrain(deadline: deadline) } }
+    await waitUntilStopped()
+  }
+
+  /// Suspends until the server has stopped (immediately if it never started).
+  public func waitUntilStopped() async {
+    await withCheckedContinuation { continuation in
+      let stopped = state.withLock { state -> Bool in
+        if !state.started || state.running == 0 { return true }
+        state.stopWaiters.append(continuation)
+        return false
+      }
+      if stopped { continuation.resume() }
+    }
+  }
+
+  private func loopStopped() {
+    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      state.running -= 1
+      guard state.running == 0 else { return [] }
+      defer { state.stopWaiters = [] }
+      return state.stopWaiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+}

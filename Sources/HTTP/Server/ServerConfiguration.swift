@@ -1,0 +1,46 @@
+/// Everything a server can be told, each with a documented default. A default value
+/// serves plain HTTP on 127.0.0.1 at a free port.
+public struct ServerConfiguration: Sendable {
+  /// The IPv4 or IPv6 address to listen on. Default `127.0.0.1`; `0.0.0.0` (or `::`) for
+  /// every interface.
+  public var host: String = "127.0.0.1"
+  /// The TCP port. Default 0: any free port, reported by ``HTTPServer/port`` after start.
+  public var port: Int = 0
+  /// Event loop threads, each with its own listening socket (`SO_REUSEPORT`). Default: the
+  /// number of active processors.
+  public var eventLoops: Int = SystemInfo.activeProcessorCount
+  /// Parser and connection limits and timeouts.
+  public var limits = HTTPLimits()
+  /// Certificate and key for HTTPS. Default `nil`: plain HTTP.
+  public var tls: TLSConfiguration?
+  /// How often an idle event stream gets a `: ping` comment. Default 15 s.
+  public var heartbeatInterval: Duration = .seconds(15)
+  /// Bytes an event stream may have queued and unsent before sends are refused or
+  /// coalesced. Default 64 KiB.
+  public var eventStreamBufferLimit: Int = 64 * 1024
+  /// How long an event stream's client may stay too far behind before it is disconnected.
+  /// Default 30 s.
+  public var eventStreamStallTimeout: Duration = .seconds(30)
+  /// How long a graceful shutdown waits for in-flight requests before closing everything.
+  /// Default 10 s.
+  public var shutdownTimeout: Duration = .seconds(10)
+  /// Write one JSON line per response to stderr. Default `false`.
+  public var accessLog: Bool = false
+
+  /// The defaults listed on each property.
+  public init() {}
+}
+
+/// Paths of a PEM certificate chain and private key.
+public struct TLSConfiguration: Sendable {
+  /// PEM file holding the certificate, then any intermediates.
+  public var certificatePath: String
+  /// PEM file holding the private key.
+  public var privateKeyPath: String
+
+  /// HTTPS with the given certificate chain and key; TLS 1.2 or newer.
+  public init(certificatePath: String, privateKeyPath: String) {
+    self.certificatePath = certificatePath
+    self.privateKeyPath = privateKeyPath
+  }
+}

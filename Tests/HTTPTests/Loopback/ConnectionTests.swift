@@ -1,0 +1,188 @@
+import HTTP
+import Synchronization
+import Testing
+
+@Suite struct ConnectionTests {
+  @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
+    try await withServer { server in
+      let answer = try await blocking {
+        let client = try RawClient(port: server.port)
+        client.send(
+          "GET /slow/150 HTTP/1.1\r\nHost: x\r\n\r\n"
+            + "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nfast"
+            + "GET /slow/10 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        return client.readAll()
+      }
+      #expect(statusCodes(answer) == [200, 200, 200])
+      let first = try #require(answer.range(of: "slept 150"))
+      let second = try #require(answer.range(of: "fast"))
+      let third = try #require(answer.range(of: "slept 10"))
+      #expect(first.lowerBound < second.lowerBound && second.lowerBound < third.lowerBound)
+    }
+  }
+
+  @Test func aWaitingHandlerDoesNotBlockTheLoop() async throws {
+    try await withServer { server in
+      let slow = Task { try await curl(["http://127.0.0.1:\(server.port)/slow/1500"]) }
+      try await Task.sleep(for: .milliseconds(100))
+      let start = ContinuousClock.now
+      let fast = try await curl(["http://127.0.0.1:\(server.port)/hello"])
+      #expect(fast.output == "hello")
+      // Well before the slow handler (on the same single loop) can have finished.
+      #expect(ContinuousClock.now - start < .milliseconds(1000))
+      #expect(try await slow.value.output == "slept 1500")
+    }
+  }
+
+  @Test func headAnswersHeadersOnlyAndOptionsListsMethods() async throws {
+    try await withServer { server in
+      let answer = try await blocking {
+        let client = try RawClient(port: server.port)
+        client.send(
+          "HEAD /hello HTTP/1.1\r\nHost: x\r\n\r\nOPTIONS /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        return client.readAll()
+      }
+      #expect(statusCodes(answer) == [200, 204])
+      #expect(answer.contains("Content-Length: 5\r\n"))
+      #expect(!answer.contains("hello"))
+      #expect(answer.contains("Allow: POST, OPTIONS\r\n"))
+    }
+  }
+
+  @Test func chunkedBodiesAreReassembled() async throws {
+    try await withServer { server in
+      let answer = try await blocking {
+        let client = try RawClient(port: server.port)
+        client.send(
+          "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+            + "3\r\nabc\r\n4\r\ndefg\r\n0\r\n\r\n")
+        return client.readAll()
+      }
+      #expect(statusCode(answer) == 200)
+      #expect(answer.hasSuffix("\r\n\r\nabcdefg"))
+    }
+  }
+
+  @Test func expectContinueGetsAnInterimAnswer() async throws {
+    try await withServer { server in
+      let (interim, final) = try await blocking {
+        let client = try RawClient(port: server.port)
+        client.send(
+          "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n")
+        let interim = client.read(until: "\r\n\r\n")
+        client.send("ok")
+        return (interim, client.readAll())
+      }
+      #expect(interim == "HTTP/1.1 100 Continue\r\n\r\n")
+      #expect(statusCode(final) == 200)
+      #expect(final.hasSuffix("ok"))
+    }
+  }
+
+  @Test func slowlorisGets408AndOthersAreServed() async throws {
+    try await withServer { server in
+      let start = ContinuousClock.now
+      let answer = try await blocking {
+        let client = try RawClient(port: server.port)
+        client.send("GET /hello HTTP/1.1\r\nHost: x\r\n")
+        sleepBlocking(milliseconds: 200)
+        client.send("X-Slow: 1\r\n")
+        return client.readAll()
+      }
+      #expect(statusCode(answer) == 408)
+      #expect(answer.contains(#""code":"request_timeout""#))
+      #expect(ContinuousClock.now - start < .seconds(3))
+      let hello = try await curl(["http://127.0.0.1:\(server.port)/hello"])
+      #expect(hello.output == "hello")
+    }
+  }
+
+  @Test func idleKeepAliveConnectionsAreClosed() async throws {
+    var configuration = testConfiguration()
+    configuration.limits.idleTimeout = .milliseconds(300)
+    try await withServer(configuration) { server in
+      let closed = try await blocking {
+        let client = try RawClient(port: server.port, timeout: 3)
+        client.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = client.read(until: "hello")
+        return client.seesClose()
+      }
+      #expect(closed)
+    }
+  }
+
+  @Test func aClientThatStopsReadingIsDropped() async throws {
+    var configuration = testConfiguration()
+    configuration.limits.idleTimeout = .milliseconds(300)
+    var router = Router()
+    router.get("/big") { _ in Response(body: .bytes([UInt8](repeating: 0x61, count: 32 * 1024 * 1024))) }
+    try await withServer(configuration, router: router) { server in
+      let client = try await blocking { try RawClient(port: server.port, receiveBuffer: 2048) }
+      client.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+      try await Task.sleep(for: .milliseconds(200))
+      #expect(server.connectionCount == 1)
+      for _ in 0..<100 where server.connectionCount > 0 {
+        try await Task.sleep(for: .milliseconds(20))
+      }
+      #expect(server.connectionCount == 0)
+      withExtendedLifetime(client) {}
+    }
+  }
+
+  @Test func connectionsBeyondTheLimitGet503() async throws {
+    var configuration = testConfiguration()
+    configuration.limits.maxConnections = 2
+    try await withServer(configuration) { server in
+      let answers = try await blocking {
+        let first = try RawClient(port: server.port)
+        let second = try RawClient(port: server.port)
+        first.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        second.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = first.read(until: "hello")
+        _ = second.read(until: "hello")
+        let third = try RawClient(port: server.port)
+        let refused = third.readAll()
+        withExtendedLifetime(first) {}
+        return (refused, second)
+      }
+      #expect(statusCode(answers.0) == 503)
+      #expect(answers.0.contains(#""code":"server_busy""#))
+      // The first client is gone now; once the server has seen that, the listener accepts.
+      for _ in 0..<150 where server.connectionCount > 1 { try await Task.sleep(for: .milliseconds(20)) }
+      let next = try await curl(["http://127.0.0.1:\(server.port)/hello"])
+      #expect(next.output == "hello")
+      withExtendedLifetime(answers.1) {}
+    }
+  }
+
+  @Test func shutdownFinishesInFlightRequestsAndRefusesNewOnes() async throws {
+    let started = Atomic<Bool>(false)
+    var router = Router()
+    router.get("/held") { request in
+      started.store(true, ordering: .relaxed)
+      try await Task.sleep(for: .milliseconds(300))
+      return .text(request.isDraining ? "done while draining" : "done")
+    }
+    let server = HTTPServer(configuration: testConfiguration(), router: router)
+    try server.start()
+    let port = server.port
+    let inFlight = Task {
+      try await blocking {
+        let client = try RawClient(port: port)
+        client.send("GET /held HTTP/1.1\r\nHost: x\r\n\r\n")
+        return client.readAll()
+      }
+    }
+    // Shut down only once the handler is running, however slow this machine is.
+    while !started.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(5)) }
+    let start = ContinuousClock.now
+    await server.shutdown()
+    #expect(ContinuousClock.now - start < .seconds(2))
+    #expect(server.isDraining)
+    let answer = try await inFlight.value
+    #expect(statusCode(answer) == 200)
+    #expect(answer.contains("Connection: close"))
+    #expect(answer.hasSuffix("done while draining"))
+    #expect(throws: (any Error).self) { try RawClient(port: port) }
+  }
+}

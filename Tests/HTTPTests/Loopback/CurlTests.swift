@@ -1,0 +1,94 @@
+import Foundation
+import HTTP
+import Testing
+
+@Suite struct CurlTests {
+  @Test func servesRoutesOverLoopback() async throws {
+    try await withServer { server in
+      let base = "http://127.0.0.1:\(server.port)"
+      let hello = try await curl([base + "/hello"])
+      #expect(hello.output == "hello")
+      let echo = try await curl(["-X", "POST", "--data-binary", "ping", base + "/echo"])
+      #expect(echo.output == "ping")
+      let head = try await curl(["-I", base + "/hello"])
+      #expect(head.output.contains("Content-Length: 5"))
+      let missing = try await curl(["-i", base + "/missing"])
+      #expect(missing.output.hasPrefix("HTTP/1.1 404"))
+      #expect(missing.output.contains("Content-Type: application/json; charset=utf-8"))
+      #expect(missing.output.contains(#"{"error":{"code":"not_found""#))
+    }
+  }
+
+  @Test func listensOnIPv6Loopback() async throws {
+    var configuration = testConfiguration()
+    configuration.host = "::1"
+    try await withServer(configuration) { server in
+      let result = try await curl(["-g", "http://[::1]:\(server.port)/hello"])
+      #expect(result.output == "hello")
+    }
+  }
+
+  @Test func keepAliveReusesOneConnection() async throws {
+    try await withServer { server in
+      let url = "http://127.0.0.1:\(server.port)/hello"
+      let result = try await curl(["-w", "%{num_connects}\\n", url, url, url])
+      #expect(result.output == "hello1\nhello0\nhello0\n")
+    }
+  }
+
+  @Test func servesStaticFilesWithConditionalRequests() async throws {
+    let directory = NSTemporaryDirectory() + "curl-static-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    try "<p>index</p>".write(toFile: directory + "/index.html", atomically: true, encoding: .utf8)
+    var router = testRouter()
+    router.fallback = StaticFiles(root: directory).handler
+    try await withServer(router: router) { server in
+      let base = "http://127.0.0.1:\(server.port)"
+      let page = try await curl(["-i", base + "/"])
+      #expect(page.output.contains("Content-Type: text/html; charset=utf-8"))
+      #expect(page.output.hasSuffix("<p>index</p>"))
+      let etagLine = try #require(page.output.split(separator: "\r\n").first { $0.hasPrefix("ETag: ") })
+      let etag = String(etagLine.dropFirst("ETag: ".count))
+      let cached = try await curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "If-None-Match: \(etag)", base + "/"])
+      #expect(cached.output == "304")
+      let traversal = try await curl([
+        "--path-as-is", "-o", "/dev/null", "-w", "%{http_code}", base + "/../../etc/passwd",
+      ])
+      #expect(traversal.output == "404")
+    }
+  }
+
+  @Test func servesHttpsWithASelfSignedCertificate() async throws {
+    let directory = NSTemporaryDirectory() + "tls-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let status = try await run(
+      "/usr/bin/openssl",
+      [
+        "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
+        "-subj", "/CN=localhost", "-keyout", directory + "/key.pem", "-out", directory + "/cert.pem",
+      ])
+    try #require(status == 0)
+    var configuration = testConfiguration()
+    configuration.tls = TLSConfiguration(
+      certificatePath: directory + "/cert.pem", privateKeyPath: directory + "/key.pem")
+    try await withServer(configuration) { server in
+      let url = "https://127.0.0.1:\(server.port)/hello"
+      let secure = try await curl(["-k", "--tlsv1.2", url, url])
+      #expect(secure.output == "hellohello")
+      let plain = try await curl(["http://127.0.0.1:\(server.port)/hello"])
+      #expect(plain.output != "hello")
+      let old = try await curl(["-k", "--tlsv1.0", "--tls-max", "1.1", url])
+      #expect(old.status != 0)
+    }
+  }
+
+  @Test func missingCertificateFailsToStart() {
+    var configuration = testConfiguration()
+    configuration.tls = TLSConfiguration(
+      certificatePath: "/nonexistent/cert.pem", privateKeyPath: "/nonexistent/key.pem")
+    let server = HTTPServer(configuration: configuration, router: Router())
+    #expect(throws: TLSError.self) { try server.start() }
+  }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+@testable import HTTP
+
+private func text(_ response: Response) -> String { String(decoding: response.bodyBytes, as: UTF8.self) }
+
+private struct ErrorBody: Decodable {
+  struct Detail: Decodable {
+    var code: String
+    var message: String
+  }
+  var error: Detail
+}
+
+private func errorCode(_ response: Response) -> String? {
+  try? JSONDecoder().decode(ErrorBody.self, from: Data(response.bodyBytes)).error.code
+}
+
+@Suite struct RouterTests {
+  var router: Router {
+    var router = Router()
+    router.get("/api/sessions/{id}/events") { .text("events of \($0.parameters["id"] ?? "?")") }
+    router.post("/api/sessions/{id}/actions") { .text("actions of \($0.parameters["id"] ?? "?")") }
+    router.delete("/api/sessions/{id}/events") { _ in Response(status: 204) }
+    router.get("/boom") { _ in throw CancellationError() }
+    router.get("/teapot") { _ in throw HTTPError(status: 418, code: "teapot", message: "I am a teapot.") }
+    return router
+  }
+
+  @Test func capturesPercentDecodedPathParameters() async {
+    let response = await router.respond(to: Request(method: "GET", path: "/api/sessions/a%20b/events"))
+    #expect(text(response) == "events of a b")
+  }
+
+  @Test func headUsesTheGetRoute() async {
+    let response = await router.respond(to: Request(method: "HEAD", path: "/api/sessions/1/events"))
+    #expect(response.status == 200)
+  }
+
+  @Test func unknownPathIs404Json() async {
+    let response = await router.respond(to: Request(method: "GET", path: "/nowhere"))
+    #expect(response.status == 404)
+    #expect(response.headers["Content-Type"] == "application/json; charset=utf-8")
+    #expect(errorCode(response) == "not_found")
+  }
+
+  @Test func wrongMethodIs405WithAllow() async {
+    let response = await router.respond(to: Request(method: "PUT", path: "/api/sessions/1/events"))
+    #expect(response.status == 405)
+    #expect(response.headers["Allow"] == "GET, HEAD, DELETE, OPTIONS")
+    #expect(errorCode(response) == "method_not_allowed")
+  }
+
+  @Test func optionsListsAllowedMethods() async {
+    let response = await router.respond(to: Request(method: "OPTIONS", path: "/api/sessions/1/actions"))
+    #expect(response.status == 204)
+    #expect(response.headers["Allow"] == "POST, OPTIONS")
+  }
+
+  @Test func optionsStarListsServerMethods() async {
+    let response = await router.respond(to: Request(method: "OPTIONS", path: "*"))
+    #expect(response.status == 204)
+    #expect(response.headers["Allow"]?.contains("GET") == true)
+  }
+
+  @Test func thrownErrorsBecomeJson() async {
+    let internalError = await router.respond(to: Request(method: "GET", path: "/boom"))
+    #expect(internalError.status == 500)
+    #expect(errorCode(internalError) == "internal_error")
+    let custom = await router.respond(to: Request(method: "GET", path: "/teapot"))
+    #expect(custom.status == 418)
+    #expect(errorCode(custom) == "teapot")
+  }
+
+  @Test func fallbackTakesUnroutedPaths() async {
+    var router = self.router
+    router.fallback = { _ in .text("fallback") }
+    #expect(text(await router.respond(to: Request(method: "GET", path: "/x/y"))) == "fallback")
+  }
+
+  @Test func requestExposesDecodedQueryItems() {
+    let request = Request(method: "GET", path: "/", query: "a=1&b=x+y&c=%2F&a=2")
+    #expect(request.queryItems.map(\.value) == ["1", "x y", "/", "2"])
+    #expect(request.queryItem("c") == "/")
+  }
+
+  @Test func requestExposesCookies() {
+    let request = Request(method: "GET", path: "/", headers: ["Cookie": "a=1; token=\"x=y\"", "cookie": "b=2"])
+    #expect(request.cookie("token") == "x=y")
+    #expect(request.cookies.map(\.name) == ["a", "token", "b"])
+    #expect(request.cookie("missing") == nil)
+  }
+
+  @Test func requestTargetForms() {
+    #expect(RequestTarget("/a/b?x=1").map { [$0.path, $0.query] } == ["/a/b", "x=1"])
+    #expect(RequestTarget("http://example.com/a?q").map { [$0.path, $0.query] } == ["/a", "q"])
+    #expect(RequestTarget("example.com:443") == nil)
+  }
+}
+
+@Suite struct JSONHelperTests {
+  struct Payload: Codable, Equatable {
+    var name: String
+    var count: Int
+  }
+
+  private func request(_ body: String, type: String? = "application/json") -> Request {
+    Request(method: "POST", path: "/", headers: type.map { ["Content-Type": $0] } ?? [:], body: Array(body.utf8))
+  }
+
+  @Test func decodesAJsonBody() throws {
+    let value = try request(#"{"name":"a","count":2}"#, type: "application/json; charset=utf-8").decode(Payload.self)
+    #expect(value == Payload(name: "a", count: 2))
+  }
+
+  @Test func wrongContentTypeIs415() {
+    #expect(
+      throws: HTTPError(
+        status: 415, code: "unsupported_media_type", message: "The request body must be sent as application/json.")
+    ) {
+      try request("{}", type: "text/plain").decode(Payload.self)
+    }
+  }
+
+  @Test func badJsonIs400NamingTheProblem() {
+    do {
+      _ = try request(#"{"name":"a"}"#).decode(Payload.self)
+      Issue.record("expected an error")
+    } catch {
+      #expect(error.status == 400)
+      #expect(error.code == "invalid_json")
+      #expect(error.message.contains("count"))
+    }
+  }
+
+  @Test func encodesJsonWithItsContentType() throws {
+    let response = try Response.json(Payload(name: "n", count: 1), status: 201)
+    #expect(response.status == 201)
+    #expect(response.headers["Content-Type"] == Response.jsonContentType)
+    #expect(try JSONDecoder().decode(Payload.self, from: Data(response.bodyBytes)) == Payload(name: "n", count: 1))
+  }
+
+  @Test func errorBodiesEscapeText() {
+    let body = String(decoding: JSONErrorBody.encode(code: "c", message: "say \"hi\"\n"), as: UTF8.self)
+    #expect(body == #"{"error":{"code":"c","message":"say \"hi\"\n"}}"#)
+  }
+}
