@@ -31,6 +31,16 @@ public protocol Reducer<State, Action> {
   /// The reducers this one is made of, run in order.
   @ReducerBuilder<State, Action>
   var body: Body { get }
+
+  /// This reducer as one function, with its `body` built once. Stores and operators call it
+  /// when they are created, so no body is rebuilt for every action.
+  func _reduceFunction() -> (inout State, Action) -> Effect<Action>
+}
+
+extension Reducer {
+  public func _reduceFunction() -> (inout State, Action) -> Effect<Action> {
+    reduce(into:action:)
+  }
 }
 
 extension Reducer where Body == Never {
@@ -45,6 +55,10 @@ extension Reducer where Body: Reducer<State, Action> {
   @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     body.reduce(into: &state, action: action)
+  }
+
+  public func _reduceFunction() -> (inout State, Action) -> Effect<Action> {
+    body._reduceFunction()
   }
 }
 

@@ -43,15 +43,14 @@ public enum ReducerBuilder<State, Action> {
 
 /// Two reducers run in order; built by ``ReducerBuilder``.
 public struct _SequenceReducer<R0: Reducer, R1: Reducer<R0.State, R0.Action>>: Reducer {
-  @usableFromInline let first: R0
-  @usableFromInline let second: R1
+  let first: Reduce<R0.State, R0.Action>
+  let second: Reduce<R0.State, R0.Action>
 
-  @inlinable init(first: R0, second: R1) {
-    self.first = first
-    self.second = second
+  init(first: R0, second: R1) {
+    self.first = Reduce(first)
+    self.second = Reduce(second)
   }
 
-  @inlinable
   public func reduce(into state: inout R0.State, action: R0.Action) -> Effect<R0.Action> {
     first.reduce(into: &state, action: action)
       .merge(with: second.reduce(into: &state, action: action))

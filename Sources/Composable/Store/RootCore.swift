@@ -28,7 +28,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
     isDuplicate: (@Sendable (State, State) -> Bool)?
   ) {
     self.state = initialState
-    self.reduce = reducer.reduce(into:action:)
+    self.reduce = reducer._reduceFunction()
     self.dependencies = dependencies
     self.isDuplicate = isDuplicate
   }

@@ -8,10 +8,10 @@
 /// .ifLet(\.child, action: \.child) { Child() }
 /// ```
 public struct CombineReducers<State, Action, Reducers: Reducer<State, Action>>: Reducer {
-  let reducers: Reducers
+  let reducers: Reduce<State, Action>
 
   public init(@ReducerBuilder<State, Action> _ build: () -> Reducers) {
-    self.reducers = build()
+    self.reducers = Reduce(build())
   }
 
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {

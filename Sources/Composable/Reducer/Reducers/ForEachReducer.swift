@@ -28,15 +28,15 @@ extension Reducer {
   ) -> _ForEachReducer<Self, ElementID, Element>
   where ElementState == Element.State, ElementAction == Element.Action {
     _ForEachReducer(
-      parent: self, element: element(), toElements: toElements,
+      parent: Reduce(self), element: Reduce(element()), toElements: toElements,
       toElementAction: toElementAction, fileID: fileID, line: line)
   }
 }
 
 /// The reducer built by ``Reducer/forEach(_:action:element:fileID:line:)``.
 public struct _ForEachReducer<Parent: Reducer, ElementID: Hashable & Sendable, Element: Reducer>: Reducer {
-  let parent: Parent
-  let element: Element
+  let parent: Reduce<Parent.State, Parent.Action>
+  let element: Reduce<Element.State, Element.Action>
   let toElements: WritableKeyPath<Parent.State, IdentifiedArray<ElementID, Element.State>> & Sendable
   let toElementAction: AnyCasePath<Parent.Action, IdentifiedAction<ElementID, Element.Action>>
   let fileID: StaticString

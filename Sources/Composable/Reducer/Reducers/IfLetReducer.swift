@@ -25,15 +25,15 @@ extension Reducer {
     line: UInt = #line
   ) -> _IfLetReducer<Self, Child> where ChildState == Child.State, ChildAction == Child.Action {
     _IfLetReducer(
-      parent: self, child: child(), toChildState: toChildState,
+      parent: Reduce(self), child: Reduce(child()), toChildState: toChildState,
       toChildAction: toChildAction, fileID: fileID, line: line)
   }
 }
 
 /// The reducer built by ``Reducer/ifLet(_:action:then:fileID:line:)``.
 public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
-  let parent: Parent
-  let child: Child
+  let parent: Reduce<Parent.State, Parent.Action>
+  let child: Reduce<Child.State, Child.Action>
   let toChildState: WritableKeyPath<Parent.State, Child.State?> & Sendable
   let toChildAction: AnyCasePath<Parent.Action, Child.Action>
   let fileID: StaticString

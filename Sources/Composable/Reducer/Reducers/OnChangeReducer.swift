@@ -10,13 +10,13 @@ extension Reducer {
     of toValue: @escaping (State) -> Value,
     @ReducerBuilder<State, Action> _ reducer: @escaping (_ oldValue: Value, _ newValue: Value) -> Changed
   ) -> _OnChangeReducer<Self, Value, Changed> {
-    _OnChangeReducer(base: self, toValue: toValue, reducer: reducer)
+    _OnChangeReducer(base: Reduce(self), toValue: toValue, reducer: reducer)
   }
 }
 
 /// The reducer built by ``Reducer/onChange(of:_:)``.
 public struct _OnChangeReducer<Base: Reducer, Value: Equatable, Changed: Reducer<Base.State, Base.Action>>: Reducer {
-  let base: Base
+  let base: Reduce<Base.State, Base.Action>
   let toValue: (Base.State) -> Value
   let reducer: (Value, Value) -> Changed
 

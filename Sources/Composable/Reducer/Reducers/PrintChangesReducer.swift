@@ -8,13 +8,13 @@ extension Reducer {
   public func _printChanges(
     _ printer: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
   ) -> _PrintChangesReducer<Self> {
-    _PrintChangesReducer(base: self, printer: printer)
+    _PrintChangesReducer(base: Reduce(self), printer: printer)
   }
 }
 
 /// The reducer built by ``Reducer/_printChanges(_:)``.
 public struct _PrintChangesReducer<Base: Reducer>: Reducer {
-  let base: Base
+  let base: Reduce<Base.State, Base.Action>
   let printer: @Sendable (String) -> Void
 
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {

@@ -18,9 +18,9 @@ public struct Reduce<State, Action>: Reducer {
     self.reduce = reduce
   }
 
-  /// Erases another reducer's type.
+  /// Erases another reducer's type, building its body once.
   public init<R: Reducer<State, Action>>(_ reducer: R) {
-    self.reduce = reducer.reduce(into:action:)
+    self.reduce = reducer._reduceFunction()
   }
 
   @inlinable

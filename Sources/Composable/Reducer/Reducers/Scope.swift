@@ -11,7 +11,7 @@
 public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   let toChildState: WritableKeyPath<ParentState, Child.State>
   let toChildAction: AnyCasePath<ParentAction, Child.Action>
-  let child: Child
+  let child: Reduce<Child.State, Child.Action>
 
   /// Scopes `child` to the state at `state` and the actions in the case `action`.
   public init<ChildState, ChildAction>(
@@ -30,7 +30,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   ) where ChildState == Child.State, ChildAction == Child.Action {
     self.toChildState = toChildState
     self.toChildAction = toChildAction
-    self.child = child()
+    self.child = Reduce(child())
   }
 
   public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
