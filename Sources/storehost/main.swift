@@ -1,1 +1,54 @@
-print("storehost")
+import Foundation
+import HTTP
+import StoreHost
+import StoreHostDemo
+
+/// Writes `message` to standard error and exits with `status`.
+func fail(_ message: String, status: Int32 = 1) -> Never {
+  FileHandle.standardError.write(Data("storehost: \(message)\n".utf8))
+  exit(status)
+}
+
+let settings: Settings
+do {
+  guard let parsed = try parseSettings(
+    arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+  else {
+    print(usage())
+    exit(0)
+  }
+  settings = parsed
+} catch {
+  fail(error.description, status: 2)
+}
+
+do {
+  try FileManager.default.createDirectory(atPath: settings.dataDirectory, withIntermediateDirectories: true)
+  let secret = try settings.secret.map { Array($0.utf8) }
+    ?? SessionSecret.loadOrCreate(inDirectory: settings.dataDirectory)
+  let persistence = try await SQLiteSessionPersistence.open(
+    path: settings.dataDirectory + "/sessions.sqlite", durability: settings.host.durability)
+  let host = SessionHost(
+    configuration: settings.host,
+    persistence: persistence,
+    tokenSigner: try SessionTokenSigner(secret: secret),
+    initialState: AppFeature.State()
+  ) {
+    AppFeature()
+  }
+  let restored = try await host.restoreSessions()
+
+  var router = Router()
+  host.addRoutes(to: &router)
+  router.fallback = StaticFiles(root: settings.publicDirectory).handler
+  let server = HTTPServer(configuration: settings.server, router: router)
+  try server.start()
+  host.startEvictingIdleSessions()
+  let scheme = settings.server.tls == nil ? "http" : "https"
+  print("StoreHost serving \(scheme)://\(settings.server.host):\(server.port) (\(restored) sessions restored)")
+  fflush(nil)
+  try await server.run()
+  await host.shutdown()
+} catch {
+  fail("\(error)")
+}

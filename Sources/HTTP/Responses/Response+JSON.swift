@@ -17,6 +17,12 @@ extension Response {
 }
 
 extension Request {
+  /// Whether the request says `Content-Type: application/json` (any parameters).
+  public var hasJSONContentType: Bool {
+    let mediaType = headers["Content-Type"]?.split(separator: ";").first.map { String($0).trimmingOWS().lowercased() }
+    return mediaType == "application/json"
+  }
+
   /// Decodes the body as JSON.
   ///
   /// - Throws: ``HTTPError`` 415 `unsupported_media_type` unless the request says
@@ -25,8 +31,7 @@ extension Request {
   public func decode<Value: Decodable>(_ type: Value.Type, decoder: JSONDecoder = JSONDecoder()) throws(HTTPError)
     -> Value
   {
-    let mediaType = headers["Content-Type"]?.split(separator: ";").first.map { String($0).trimmingOWS().lowercased() }
-    guard mediaType == "application/json" else {
+    guard hasJSONContentType else {
       throw HTTPError(
         status: 415, code: "unsupported_media_type", message: "The request body must be sent as application/json.")
     }

@@ -1,0 +1,59 @@
+import HTTP
+
+/// The errors of the session API (DESIGN.md, "Wire protocol"), each with its status and code.
+extension HTTPError {
+  static func sessionNotFound() -> HTTPError {
+    HTTPError(status: 404, code: "session_not_found", message: "No session has this id; it may have ended.")
+  }
+
+  static func unauthorized() -> HTTPError {
+    HTTPError(
+      status: 401, code: "unauthorized",
+      message: "Send this session's token as an Authorization Bearer token or in the storehost_token cookie.",
+      headers: ["WWW-Authenticate": "Bearer"])
+  }
+
+  static func csrfRejected() -> HTTPError {
+    HTTPError(
+      status: 403, code: "csrf_rejected",
+      message: "A cookie-authenticated request must come from this server's own origin.")
+  }
+
+  static func unsupportedMediaType() -> HTTPError {
+    HTTPError(
+      status: 415, code: "unsupported_media_type", message: "The request body must be sent as application/json.")
+  }
+
+  static func invalidAction(_ message: String) -> HTTPError {
+    HTTPError(status: 400, code: "invalid_action", message: message)
+  }
+
+  static func payloadTooLarge(_ message: String) -> HTTPError {
+    HTTPError(status: 413, code: "payload_too_large", message: message)
+  }
+
+  static func rateLimited(retryAfter: Duration?, _ message: String) -> HTTPError {
+    var headers: HTTPHeaders = [:]
+    if let retryAfter {
+      headers.set("Retry-After", String(max(1, Int(retryAfter.components.seconds) + 1)))
+    }
+    return HTTPError(status: 429, code: "rate_limited", message: message, headers: headers)
+  }
+
+  static func atCapacity() -> HTTPError {
+    HTTPError(
+      status: 503, code: "at_capacity", message: "The server holds as many sessions as it may; try again later.",
+      headers: ["Retry-After": "5"])
+  }
+
+  static func shuttingDown() -> HTTPError {
+    HTTPError(
+      status: 503, code: "shutting_down", message: "The server is shutting down; try again shortly.",
+      headers: ["Retry-After": "2"])
+  }
+
+  static func notDurable() -> HTTPError {
+    HTTPError(
+      status: 503, code: "not_durable", message: "The new state could not be saved; it was applied but may be lost.")
+  }
+}

@@ -1,0 +1,196 @@
+import Composable
+import Foundation
+import HTTP
+
+extension SessionHost {
+  /// Adds the session API of DESIGN.md to `router`: `/api/sessions` and below, `/healthz`
+  /// and `/metrics`.
+  public func addRoutes(to router: inout Router) {
+    router.post("/api/sessions") { [self] request in try createSession(request) }
+    router.get("/api/sessions/{id}") { [self] request in try state(request) }
+    router.post("/api/sessions/{id}/actions") { [self] request in try await actions(request) }
+    router.get("/api/sessions/{id}/events") { [self] request in try events(request) }
+    router.delete("/api/sessions/{id}") { [self] request in try await delete(request) }
+    router.get("/healthz") { request in
+      request.isDraining
+        ? HTTPError.shuttingDown().response
+        : try .json(["status": "ok"])
+    }
+    router.get("/metrics") { [self] request in metricsResponse(request) }
+  }
+
+  // MARK: Handlers
+
+  /// `POST /api/sessions`: 201 `{"id", "token", "version", "state"}` and the token cookie.
+  private func createSession(_ request: Request) throws -> Response {
+    guard !request.isDraining else { throw HTTPError.shuttingDown() }
+    try Authentication.checkSameOrigin(request)
+    let session = try createSession()
+    let token = tokenSigner.issue(sessionID: session.id)
+    let published = session.events.latest
+    var response = jsonResponse(
+      #"{"id":"\#(session.id)","token":"\#(token)","version":\#(published.version),"state":\#(published.text)}"#,
+      status: 201)
+    response.headers.add(
+      "Set-Cookie", Authentication.cookie(for: token, secure: configuration.secureCookies))
+    return response
+  }
+
+  /// `GET /api/sessions/{id}`: 200 `{"id", "version", "state"}`.
+  private func state(_ request: Request) throws -> Response {
+    let session = try authorizedSession(request)
+    session.touch()
+    let (state, version) = session.snapshot
+    let text = try JSONValue(encoding: state).jsonString
+    return jsonResponse(#"{"id":"\#(session.id)","version":\#(version),"state":\#(text)}"#)
+  }
+
+  /// `POST /api/sessions/{id}/actions`: one action or an array, all or none; 202 `{"version"}`.
+  private func actions(_ request: Request) async throws -> Response {
+    let started = ContinuousClock.now
+    do {
+      let response = try await applyActions(request)
+      metrics.actionLatency.observe((ContinuousClock.now - started).secondsValue)
+      return response
+    } catch {
+      metrics.actionRequestsRejected.add(1, ordering: .relaxed)
+      throw error
+    }
+  }
+
+  private func applyActions(_ request: Request) async throws -> Response {
+    let session = try authorizedSession(request)
+    guard request.hasJSONContentType else { throw HTTPError.unsupportedMediaType() }
+    let limits = configuration.limits
+    guard request.body.count <= limits.maxActionBodyBytes else {
+      throw HTTPError.payloadTooLarge(
+        "An actions body may hold at most \(limits.maxActionBodyBytes) bytes.")
+    }
+    let actions: [Action]
+    do {
+      actions = try ActionDecoding.decodeClientActions(Action.self, from: Data(request.body))
+    } catch {
+      throw HTTPError.invalidAction(error.message)
+    }
+    guard !actions.isEmpty else { throw HTTPError.invalidAction("The array of actions is empty.") }
+    guard actions.count <= limits.maxActionsPerBatch else {
+      throw HTTPError.payloadTooLarge("A batch may hold at most \(limits.maxActionsPerBatch) actions.")
+    }
+    if case let .limited(retryAfter) = session.admit(actions: actions.count) {
+      throw HTTPError.rateLimited(
+        retryAfter: retryAfter,
+        "This session sent more than \(Int(limits.actionsPerSecond)) actions per second; slow down.")
+    }
+    guard session.store.runningEffectCount < limits.maxRunningEffectsPerSession else {
+      throw HTTPError.rateLimited(
+        retryAfter: .seconds(1),
+        "This session runs \(limits.maxRunningEffectsPerSession) effects already; wait for some to finish.")
+    }
+    let tasks = actions.map { session.store.send($0) }
+    metrics.actionsApplied.add(actions.count, ordering: .relaxed)
+    if request.queryItem("wait") == "effects" {
+      await waitForEffects(tasks)
+    }
+    let version = session.version
+    if configuration.durability == .strict {
+      do {
+        try await session.waitUntilDurable(version)
+      } catch {
+        throw HTTPError.notDurable()
+      }
+    }
+    return jsonResponse(#"{"version":\#(version)}"#, status: 202)
+  }
+
+  /// `GET /api/sessions/{id}/events`: the session's state as Server-Sent Events.
+  private func events(_ request: Request) throws -> Response {
+    let session = try authorizedSession(request)
+    guard session.events.clientCount < configuration.limits.maxEventStreamsPerSession else {
+      throw HTTPError.rateLimited(
+        retryAfter: .seconds(5),
+        "This session has \(configuration.limits.maxEventStreamsPerSession) event streams open already.")
+    }
+    session.touch()
+    let patches = request.queryItem("patch") == "1"
+    let lastEventID = (request.headers["Last-Event-ID"] ?? request.queryItem("lastEventId")).flatMap { Int($0) }
+    let retry = Int(configuration.eventStreamRetry.secondsValue * 1000)
+    return .eventStream { stream in
+      stream.retry(milliseconds: retry)
+      await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
+        let once = ResumeOnce(ended)
+        guard
+          let client = session.events.connect(
+            stream, patches: patches, lastEventID: lastEventID, onEnd: { once.resume() })
+        else { return once.resume() }
+        Task {
+          await stream.waitUntilClosed()
+          session.events.disconnect(client)
+          session.touch()
+          once.resume()
+        }
+      }
+    }
+  }
+
+  /// `DELETE /api/sessions/{id}`: 204; cancels the session's effects and ends its streams.
+  private func delete(_ request: Request) async throws -> Response {
+    let session = try authorizedSession(request)
+    await end(session)
+    return Response(status: 204)
+  }
+
+  /// `GET /metrics`: the host's and the server's counters in the Prometheus text format.
+  private func metricsResponse(_ request: Request) -> Response {
+    let sessions = allSessions
+    let server = request.serverMetrics
+    let gauges: [(String, String, String, Int)] = [
+      ("storehost_sessions", "gauge", "Live sessions.", sessions.count),
+      ("storehost_sessions_created_total", "counter", "Sessions created.", metrics.sessionsCreated.load(ordering: .relaxed)),
+      ("storehost_sessions_ended_total", "counter", "Sessions deleted or evicted.", metrics.sessionsEnded.load(ordering: .relaxed)),
+      ("storehost_actions_total", "counter", "Actions applied.", metrics.actionsApplied.load(ordering: .relaxed)),
+      ("storehost_action_requests_rejected_total", "counter", "Action requests answered with an error.", metrics.actionRequestsRejected.load(ordering: .relaxed)),
+      ("storehost_effects_running", "gauge", "Effects running in all sessions.", sessions.reduce(0) { $0 + $1.store.runningEffectCount }),
+      ("storehost_event_stream_clients", "gauge", "Event stream clients watching sessions.", sessions.reduce(0) { $0 + $1.events.clientCount }),
+      ("storehost_http_connections", "gauge", "Open HTTP connections.", server.openConnections),
+      ("storehost_http_responses_total", "counter", "HTTP responses written.", server.responses),
+      ("storehost_http_bytes_written_total", "counter", "HTTP response bytes written.", server.bytesWritten),
+    ]
+    var lines = gauges.map { name, type, help, value in
+      "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n\(name) \(value)"
+    }
+    lines.append(
+      metrics.actionLatency.exposition(
+        name: "storehost_action_request_seconds", help: "Time to answer an actions request."))
+    var response = Response.text(lines.joined(separator: "\n") + "\n")
+    response.headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+    return response
+  }
+
+  // MARK: Helpers
+
+  /// The session named by the path, once the request proved it may use it.
+  private func authorizedSession(_ request: Request) throws -> Session<State, Action> {
+    guard let id = request.parameters["id"].flatMap(SessionID.init) else { throw HTTPError.sessionNotFound() }
+    _ = try Authentication.authenticate(request, for: id, with: tokenSigner)
+    guard let session = session(id) else { throw HTTPError.sessionNotFound() }
+    return session
+  }
+
+  /// Waits for the effects of `tasks`, at most ``SessionHostConfiguration/effectsWaitTimeout``.
+  private func waitForEffects(_ tasks: [StoreTask]) async {
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask {
+        for task in tasks { await task.finish() }
+      }
+      group.addTask { [timeout = configuration.effectsWaitTimeout] in
+        try? await Task.sleep(for: timeout)
+      }
+      await group.next()
+      group.cancelAll()
+    }
+  }
+
+  private func jsonResponse(_ json: String, status: Int = 200) -> Response {
+    Response(status: status, headers: ["Content-Type": Response.jsonContentType], body: .bytes(Array(json.utf8)))
+  }
+}

@@ -1,0 +1,17 @@
+/// How a ``SessionHost`` runs its sessions. Every field has a default meant for a small
+/// public deployment.
+public struct SessionHostConfiguration: Sendable {
+  /// Sizes, counts and rates per session and in all (see ``SessionLimits``).
+  public var limits = SessionLimits()
+  /// Whether `POST .../actions` answers only once the new state is saved (`.strict`), or
+  /// right away with saves following within the persistence's batch delay (`.fast`).
+  public var durability: Durability = .fast
+  /// Whether the token cookie is marked `Secure` (serve over HTTPS).
+  public var secureCookies = false
+  /// The longest `?wait=effects` waits for effects to finish before answering. Default 30 s.
+  public var effectsWaitTimeout: Duration = .seconds(30)
+  /// The reconnection delay suggested to event stream clients (`retry:`). Default 2 s.
+  public var eventStreamRetry: Duration = .seconds(2)
+
+  public init() {}
+}

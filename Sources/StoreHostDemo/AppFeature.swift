@@ -1,0 +1,38 @@
+import ComposableArchitecture
+
+/// The demo's root feature: one of these runs for each browser session.
+///
+/// Its JSON shape is part of the wire contract (DESIGN.md): state
+/// `{"counter": {"count": 0}, "twoCounters": {...}, "todos": {...}, ...}`, actions such as
+/// `{"counter": "incrementButtonTapped"}` or `{"twoCounters": {"first": "incrementButtonTapped"}}`.
+@Reducer
+public struct AppFeature {
+  @ObservableState
+  public struct State: Equatable, Codable, Sendable {
+    public var counter = Counter.State()
+    public var twoCounters = TwoCounters.State()
+    public var todos = Todos.State()
+    public var numberFact = NumberFact.State()
+    public var timer = Timer.State()
+
+    public init() {}
+  }
+
+  public enum Action: Equatable, Sendable {
+    case counter(Counter.Action)
+    case twoCounters(TwoCounters.Action)
+    case todos(Todos.Action)
+    case numberFact(NumberFact.Action)
+    case timer(Timer.Action)
+  }
+
+  public init() {}
+
+  public var body: some ReducerOf<Self> {
+    Scope(state: \.counter, action: \.counter) { Counter() }
+    Scope(state: \.twoCounters, action: \.twoCounters) { TwoCounters() }
+    Scope(state: \.todos, action: \.todos) { Todos() }
+    Scope(state: \.numberFact, action: \.numberFact) { NumberFact() }
+    Scope(state: \.timer, action: \.timer) { Timer() }
+  }
+}

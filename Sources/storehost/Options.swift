@@ -1,0 +1,202 @@
+import Foundation
+import HTTP
+import StoreHost
+
+/// Everything the `storehost` command can be told, with its defaults.
+struct Settings {
+  var server = ServerConfiguration()
+  var host = SessionHostConfiguration()
+  var dataDirectory = ".storehost"
+  var publicDirectory = "Public"
+  var tlsCertificate: String?
+  var tlsKey: String?
+  var secret: String?
+
+  init() {
+    server.port = 8080
+  }
+}
+
+/// One setting: a flag, the environment variable that sets it too, and how it applies.
+struct Option: Sendable {
+  let flag: String
+  let environment: String
+  /// The value's placeholder in `--help`, or `nil` for an on/off flag.
+  let valueName: String?
+  let help: String
+  let defaultValue: String
+  let apply: @Sendable (inout Settings, String) throws(OptionError) -> Void
+}
+
+struct OptionError: Error, CustomStringConvertible {
+  let description: String
+}
+
+extension Option {
+  static let all: [Option] = [
+    Option(
+      flag: "--host", environment: "STOREHOST_HOST", valueName: "ADDRESS",
+      help: "Address to listen on.", defaultValue: "127.0.0.1"
+    ) { settings, value throws(OptionError) in settings.server.host = value },
+    Option(
+      flag: "--port", environment: "STOREHOST_PORT", valueName: "PORT",
+      help: "Port to listen on; 0 picks a free port (printed on start).", defaultValue: "8080"
+    ) { settings, value throws(OptionError) in settings.server.port = try integer(value, "--port", in: 0...65535) },
+    Option(
+      flag: "--data", environment: "STOREHOST_DATA", valueName: "DIR",
+      help: "Directory for the session database and the token secret.", defaultValue: ".storehost"
+    ) { settings, value throws(OptionError) in settings.dataDirectory = value },
+    Option(
+      flag: "--public", environment: "STOREHOST_PUBLIC", valueName: "DIR",
+      help: "Directory of static files served at /.", defaultValue: "Public"
+    ) { settings, value throws(OptionError) in settings.publicDirectory = value },
+    Option(
+      flag: "--tls-cert", environment: "STOREHOST_TLS_CERT", valueName: "FILE",
+      help: "PEM certificate chain; with --tls-key, serve HTTPS (TLS 1.2+).", defaultValue: "none"
+    ) { settings, value throws(OptionError) in settings.tlsCertificate = value },
+    Option(
+      flag: "--tls-key", environment: "STOREHOST_TLS_KEY", valueName: "FILE",
+      help: "PEM private key for --tls-cert.", defaultValue: "none"
+    ) { settings, value throws(OptionError) in settings.tlsKey = value },
+    Option(
+      flag: "--durability", environment: "STOREHOST_DURABILITY", valueName: "fast|strict",
+      help: "strict: answer 202 only once the new state is on disk. fast: save within 100 ms.",
+      defaultValue: "fast"
+    ) { settings, value throws(OptionError) in
+      guard let durability = Durability(rawValue: value) else {
+        throw OptionError(description: "--durability must be fast or strict, not '\(value)'")
+      }
+      settings.host.durability = durability
+    },
+    Option(
+      flag: "--secret", environment: "STOREHOST_SECRET", valueName: "TEXT",
+      help: "Secret for signing session tokens (32+ bytes). Generated into DIR/session-secret if absent.",
+      defaultValue: "generated"
+    ) { settings, value throws(OptionError) in settings.secret = value },
+    Option(
+      flag: "--max-sessions", environment: "STOREHOST_MAX_SESSIONS", valueName: "N",
+      help: "Most live sessions; creating more answers 503.", defaultValue: "10000"
+    ) { settings, value throws(OptionError) in settings.host.limits.maxSessions = try integer(value, "--max-sessions", in: 1...10_000_000) },
+    Option(
+      flag: "--idle-timeout", environment: "STOREHOST_IDLE_TIMEOUT", valueName: "SECONDS",
+      help: "End sessions with no action and no open stream for this long.", defaultValue: "1800"
+    ) { settings, value throws(OptionError) in settings.host.limits.idleTimeout = .seconds(try integer(value, "--idle-timeout", in: 1...31_536_000)) },
+    Option(
+      flag: "--actions-per-second", environment: "STOREHOST_ACTIONS_PER_SECOND", valueName: "N",
+      help: "Sustained actions per second per session; more answers 429.", defaultValue: "20"
+    ) { settings, value throws(OptionError) in settings.host.limits.actionsPerSecond = Double(try integer(value, "--actions-per-second", in: 1...1_000_000)) },
+    Option(
+      flag: "--action-burst", environment: "STOREHOST_ACTION_BURST", valueName: "N",
+      help: "Actions a session may send at once before the rate applies.", defaultValue: "40"
+    ) { settings, value throws(OptionError) in settings.host.limits.actionBurst = try integer(value, "--action-burst", in: 1...1_000_000) },
+    Option(
+      flag: "--max-action-bytes", environment: "STOREHOST_MAX_ACTION_BYTES", valueName: "BYTES",
+      help: "Largest actions request body; larger answers 413.", defaultValue: "65536"
+    ) { settings, value throws(OptionError) in settings.host.limits.maxActionBodyBytes = try integer(value, "--max-action-bytes", in: 1...(64 << 20)) },
+    Option(
+      flag: "--max-batch", environment: "STOREHOST_MAX_BATCH", valueName: "N",
+      help: "Most actions in one request; more answers 413.", defaultValue: "32"
+    ) { settings, value throws(OptionError) in settings.host.limits.maxActionsPerBatch = try integer(value, "--max-batch", in: 1...100_000) },
+    Option(
+      flag: "--max-streams-per-session", environment: "STOREHOST_MAX_STREAMS_PER_SESSION", valueName: "N",
+      help: "Most open event streams (tabs) per session; more answers 429.", defaultValue: "8"
+    ) { settings, value throws(OptionError) in settings.host.limits.maxEventStreamsPerSession = try integer(value, "--max-streams-per-session", in: 1...10_000) },
+    Option(
+      flag: "--max-effects-per-session", environment: "STOREHOST_MAX_EFFECTS_PER_SESSION", valueName: "N",
+      help: "Most running effects per session; more actions answer 429.", defaultValue: "64"
+    ) { settings, value throws(OptionError) in settings.host.limits.maxRunningEffectsPerSession = try integer(value, "--max-effects-per-session", in: 1...1_000_000) },
+    Option(
+      flag: "--event-history", environment: "STOREHOST_EVENT_HISTORY", valueName: "N",
+      help: "Recent versions kept per session for Last-Event-ID resume.", defaultValue: "32"
+    ) { settings, value throws(OptionError) in settings.host.limits.eventHistoryLength = try integer(value, "--event-history", in: 1...10_000) },
+    Option(
+      flag: "--max-connections", environment: "STOREHOST_MAX_CONNECTIONS", valueName: "N",
+      help: "Most open HTTP connections; more answer 503.", defaultValue: "20000"
+    ) { settings, value throws(OptionError) in settings.server.limits.maxConnections = try integer(value, "--max-connections", in: 1...1_000_000) },
+    Option(
+      flag: "--heartbeat", environment: "STOREHOST_HEARTBEAT", valueName: "SECONDS",
+      help: "Interval of ': ping' comments on event streams.", defaultValue: "15"
+    ) { settings, value throws(OptionError) in settings.server.heartbeatInterval = .seconds(try integer(value, "--heartbeat", in: 1...3600)) },
+    Option(
+      flag: "--shutdown-timeout", environment: "STOREHOST_SHUTDOWN_TIMEOUT", valueName: "SECONDS",
+      help: "Longest wait for in-flight requests on SIGTERM before closing them.", defaultValue: "10"
+    ) { settings, value throws(OptionError) in settings.server.shutdownTimeout = .seconds(try integer(value, "--shutdown-timeout", in: 0...3600)) },
+    Option(
+      flag: "--access-log", environment: "STOREHOST_ACCESS_LOG", valueName: nil,
+      help: "Write a JSON line per request to standard error.", defaultValue: "off"
+    ) { settings, value throws(OptionError) in settings.server.accessLog = try boolean(value, "--access-log") },
+  ]
+
+  private static func integer(_ value: String, _ flag: String, in range: ClosedRange<Int>) throws(OptionError) -> Int {
+    guard let number = Int(value), range.contains(number) else {
+      throw OptionError(description: "\(flag) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(value)'")
+    }
+    return number
+  }
+
+  private static func boolean(_ value: String, _ flag: String) throws(OptionError) -> Bool {
+    switch value.lowercased() {
+    case "1", "true", "yes", "on": return true
+    case "0", "false", "no", "off": return false
+    default: throw OptionError(description: "\(flag) must be true or false, not '\(value)'")
+    }
+  }
+}
+
+/// Reads the settings from the environment, then the command line (flags win).
+/// - Returns: `nil` when `--help` was asked for.
+func parseSettings(
+  arguments: [String], environment: [String: String]
+) throws(OptionError) -> Settings? {
+  var settings = Settings()
+  for option in Option.all {
+    if let value = environment[option.environment] { try option.apply(&settings, value) }
+  }
+  var remaining = arguments[...]
+  while let argument = remaining.popFirst() {
+    if argument == "--help" || argument == "-h" { return nil }
+    let (flag, inlineValue) = splitFlag(argument)
+    guard let option = Option.all.first(where: { $0.flag == flag }) else {
+      throw OptionError(description: "unknown option '\(argument)'; see --help")
+    }
+    if option.valueName == nil {
+      try option.apply(&settings, inlineValue ?? "true")
+    } else {
+      guard let value = inlineValue ?? remaining.popFirst() else {
+        throw OptionError(description: "\(flag) needs a value (\(option.valueName!))")
+      }
+      try option.apply(&settings, value)
+    }
+  }
+  if (settings.tlsCertificate == nil) != (settings.tlsKey == nil) {
+    throw OptionError(description: "--tls-cert and --tls-key go together")
+  }
+  if let certificate = settings.tlsCertificate, let key = settings.tlsKey {
+    settings.server.tls = TLSConfiguration(certificatePath: certificate, privateKeyPath: key)
+    settings.host.secureCookies = true
+  }
+  return settings
+}
+
+/// `--flag=value` -> (`--flag`, `value`); `--flag` -> (`--flag`, nil).
+private func splitFlag(_ argument: String) -> (String, String?) {
+  guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+  return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+}
+
+/// The `--help` text: every option with its variable and default.
+func usage() -> String {
+  var lines = [
+    "usage: storehost [options]",
+    "",
+    "Serves the StoreHost demo: one root store per browser session, over HTTP.",
+    "Each option can also be set with its environment variable; flags win.",
+    "",
+  ]
+  for option in Option.all {
+    let flag = option.valueName.map { "\(option.flag) \($0)" } ?? option.flag
+    lines.append("  \(flag.padding(toLength: 34, withPad: " ", startingAt: 0))\(option.help)")
+    lines.append("  \("".padding(toLength: 34, withPad: " ", startingAt: 0))[\(option.environment); default: \(option.defaultValue)]")
+  }
+  return lines.joined(separator: "\n")
+}
