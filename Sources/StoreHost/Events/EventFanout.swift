@@ -13,6 +13,8 @@ final class EventFanout: Sendable {
   private struct Client {
     let sink: any EventSink
     let patches: Bool
+    /// Whether the client also wants `action` events.
+    let log: Bool
     /// The last version queued for this client; it has or will get it.
     var lastQueued: Int?
     let onEnd: @Sendable () -> Void
@@ -24,6 +26,7 @@ final class EventFanout: Sendable {
     var history: [PublishedState]
     var clients: [UInt64: Client] = [:]
     var nextClientID: UInt64 = 0
+    var logWatchers = 0
     var isClosed = false
   }
 
@@ -40,6 +43,19 @@ final class EventFanout: Sendable {
 
   /// The number of clients watching.
   var clientCount: Int { fanout.withLock { $0.clients.count } }
+
+  /// Whether any client watches the action log.
+  var hasLogWatchers: Bool { fanout.withLock { $0.logWatchers > 0 } }
+
+  /// Sends an `action` event to the clients watching the action log. Best effort: a client
+  /// that is behind misses log entries, never state.
+  func publishAction(_ data: String) {
+    fanout.withLock { fanout in
+      for client in fanout.clients.values where client.log {
+        _ = client.sink.send(event: "action", id: nil, data: data)
+      }
+    }
+  }
 
   /// Publishes a new version to every client. Versions must grow.
   func publish(_ state: PublishedState) {
@@ -70,12 +86,13 @@ final class EventFanout: Sendable {
   /// latest state. `onEnd` is called once if the fanout closes while the client watches.
   /// - Returns: The client's id, for ``disconnect(_:)``; `nil` if the fanout is closed.
   func connect(
-    _ sink: any EventSink, patches: Bool, lastEventID: Int?, onEnd: @escaping @Sendable () -> Void
+    _ sink: any EventSink, patches: Bool, log: Bool = false, lastEventID: Int?,
+    onEnd: @escaping @Sendable () -> Void
   ) -> UInt64? {
     fanout.withLock { fanout -> UInt64? in
       guard !fanout.isClosed else { return nil }
       let latest = fanout.latest
-      var client = Client(sink: sink, patches: patches, lastQueued: nil, onEnd: onEnd)
+      var client = Client(sink: sink, patches: patches, log: log, lastQueued: nil, onEnd: onEnd)
       if let lastEventID, lastEventID == latest.version {
         client.lastQueued = latest.version
       } else if patches, let lastEventID, let seen = fanout.history.first(where: { $0.version == lastEventID }) {
@@ -84,6 +101,7 @@ final class EventFanout: Sendable {
         client.lastQueued = deliverLatest(latest, to: client)
       }
       defer { fanout.nextClientID += 1 }
+      if log { fanout.logWatchers += 1 }
       fanout.clients[fanout.nextClientID] = client
       return fanout.nextClientID
     }
@@ -91,14 +109,19 @@ final class EventFanout: Sendable {
 
   /// Removes a client.
   func disconnect(_ id: UInt64) {
-    _ = fanout.withLock { $0.clients.removeValue(forKey: id) }
+    fanout.withLock { fanout in
+      if fanout.clients.removeValue(forKey: id)?.log == true { fanout.logWatchers -= 1 }
+    }
   }
 
   /// Ends every client's watch and refuses new ones: the session is gone.
   func close() {
     let ended = fanout.withLock { fanout -> [Client] in
       fanout.isClosed = true
-      defer { fanout.clients = [:] }
+      defer {
+        fanout.clients = [:]
+        fanout.logWatchers = 0
+      }
       return Array(fanout.clients.values)
     }
     for client in ended { client.onEnd() }

@@ -112,6 +112,7 @@ extension SessionHost {
     }
     session.touch()
     let patches = request.queryItem("patch") == "1"
+    let log = request.queryItem("log") == "1"
     let lastEventID = (request.headers["Last-Event-ID"] ?? request.queryItem("lastEventId")).flatMap { Int($0) }
     let retry = Int(configuration.eventStreamRetry.secondsValue * 1000)
     return .eventStream { stream in
@@ -120,7 +121,7 @@ extension SessionHost {
         let once = ResumeOnce(ended)
         guard
           let client = session.events.connect(
-            stream, patches: patches, lastEventID: lastEventID, onEnd: { once.resume() })
+            stream, patches: patches, log: log, lastEventID: lastEventID, onEnd: { once.resume() })
         else { return once.resume() }
         Task {
           await stream.waitUntilClosed()

@@ -29,7 +29,7 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   private let makeInitialState: @Sendable () -> State
   /// Builds each session's store. Not `@Sendable` because reducer types need not be; it
   /// only builds fresh values from the reducer closure, so calling it from any task is safe.
-  nonisolated(unsafe) private let makeStore: (State) -> Store<State, Action>
+  nonisolated(unsafe) private let makeStore: (State, EventFanout) -> Store<State, Action>
   private let sessions = Mutex<[SessionID: Session<State, Action>]>([:])
   private let evictionTask = Mutex<Task<Void, Never>?>(nil)
 
@@ -49,8 +49,11 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     self.persistence = persistence
     self.tokenSigner = tokenSigner
     self.makeInitialState = initialState
-    self.makeStore = { state in
-      Store(initialState: state, reducer: reducer, withDependencies: prepareDependencies)
+    self.makeStore = { state, events in
+      Store(
+        initialState: state,
+        reducer: { ActionLogging(base: Reduce(reducer()), events: events) },
+        withDependencies: prepareDependencies)
     }
   }
 

@@ -39,16 +39,16 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     createdAt: Date,
     limits: SessionLimits,
     persistence: any SessionPersistence,
-    makeStore: (State) -> Store<State, Action>
+    makeStore: (State, EventFanout) -> Store<State, Action>
   ) throws {
     self.id = id
     self.baseVersion = version
     self.createdAt = createdAt
     self.persistence = persistence
-    self.store = makeStore(state)
     self.events = EventFanout(
       initial: PublishedState(version: version, value: try JSONValue(encoding: state)),
       historyLength: limits.eventHistoryLength)
+    self.store = makeStore(state, events)
     self.activity = Mutex(
       Activity(
         lastActiveAt: Date(), lastActiveInstant: .now,
