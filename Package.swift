@@ -49,7 +49,8 @@ let package = Package(
     .target(name: "HTTP", dependencies: ["CSystemShim", "COpenSSL"]),
     // Layer 4: sessions hosting root stores behind the wire protocol.
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-    .target(name: "StoreHost", dependencies: ["Composable", "HTTP", "COpenSSL", "CSQLite"]),
+    .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+    .target(name: "StoreHost", dependencies: ["Composable", "HTTP", "COpenSSL", "CSQLite", "CLibPQ"]),
     // Layer 5: the demo features and the `storehost` command.
     .target(name: "StoreHostDemo", dependencies: ["ComposableArchitecture"]),
     .executableTarget(name: "storehost", dependencies: ["StoreHost", "StoreHostDemo"]),

@@ -11,6 +11,10 @@ struct Settings {
   var tlsCertificate: String?
   var tlsKey: String?
   var secret: String?
+  /// `postgres://...`: share sessions with other processes through this database.
+  var database: String?
+  /// The URL other processes reach this one at; defaults to `http://HOST:PORT`.
+  var advertise: String?
 
   init() {
     server.port = 8080
@@ -68,6 +72,21 @@ extension Option {
       }
       settings.host.durability = durability
     },
+    Option(
+      flag: "--database", environment: "STOREHOST_DATABASE", valueName: "URL",
+      help: "postgres://user@host:port/db: share sessions with other storehost processes (same --secret).",
+      defaultValue: "embedded SQLite in DIR"
+    ) { settings, value throws(OptionError) in
+      guard value.hasPrefix("postgres://") || value.hasPrefix("postgresql://") else {
+        throw OptionError(description: "--database must be a postgres:// URL, not '\(value)'")
+      }
+      settings.database = value
+    },
+    Option(
+      flag: "--advertise", environment: "STOREHOST_ADVERTISE", valueName: "URL",
+      help: "With --database: where the other processes reach this one, e.g. http://10.0.0.5:8080.",
+      defaultValue: "http://HOST:PORT"
+    ) { settings, value throws(OptionError) in settings.advertise = value },
     Option(
       flag: "--secret", environment: "STOREHOST_SECRET", valueName: "TEXT",
       help: "Secret for signing session tokens (32+ bytes). Generated into DIR/session-secret if absent.",

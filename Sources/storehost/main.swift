@@ -26,11 +26,22 @@ do {
   try FileManager.default.createDirectory(atPath: settings.dataDirectory, withIntermediateDirectories: true)
   let secret = try settings.secret.map { Array($0.utf8) }
     ?? SessionSecret.loadOrCreate(inDirectory: settings.dataDirectory)
-  let persistence = try await SQLiteSessionPersistence.open(
-    path: settings.dataDirectory + "/sessions.sqlite", durability: settings.host.durability)
+  let persistence: any SessionPersistence
+  let cluster: SessionCluster?
+  if let database = settings.database {
+    let shared = try await PostgresSessionPersistence.open(
+      url: database, processID: SessionCluster.newProcessID(), durability: settings.host.durability)
+    persistence = shared
+    cluster = SessionCluster(persistence: shared, eventHistoryLength: settings.host.limits.eventHistoryLength)
+  } else {
+    persistence = try await SQLiteSessionPersistence.open(
+      path: settings.dataDirectory + "/sessions.sqlite", durability: settings.host.durability)
+    cluster = nil
+  }
   let host = SessionHost(
     configuration: settings.host,
     persistence: persistence,
+    cluster: cluster,
     tokenSigner: try SessionTokenSigner(secret: secret),
     initialState: AppFeature.State()
   ) {
@@ -45,6 +56,7 @@ do {
   try server.start()
   host.startEvictingIdleSessions()
   let scheme = settings.server.tls == nil ? "http" : "https"
+  try await host.joinCluster(advertising: settings.advertise ?? "\(scheme)://\(settings.server.host):\(server.port)")
   print("StoreHost serving \(scheme)://\(settings.server.host):\(server.port) (\(restored) sessions restored)")
   fflush(nil)
   try await server.run()

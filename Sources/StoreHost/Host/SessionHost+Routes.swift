@@ -6,10 +6,10 @@ extension SessionHost {
   /// Adds the session API of DESIGN.md to `router`: `/api/sessions` and below, `/healthz`
   /// and `/metrics`.
   public func addRoutes(to router: inout Router) {
-    router.post("/api/sessions") { [self] request in try createSession(request) }
-    router.get("/api/sessions/{id}") { [self] request in try state(request) }
+    router.post("/api/sessions") { [self] request in try await createSession(request) }
+    router.get("/api/sessions/{id}") { [self] request in try await state(request) }
     router.post("/api/sessions/{id}/actions") { [self] request in try await actions(request) }
-    router.get("/api/sessions/{id}/events") { [self] request in try events(request) }
+    router.get("/api/sessions/{id}/events") { [self] request in try await events(request) }
     router.delete("/api/sessions/{id}") { [self] request in try await delete(request) }
     router.get("/healthz") { request in
       request.isDraining
@@ -22,10 +22,10 @@ extension SessionHost {
   // MARK: Handlers
 
   /// `POST /api/sessions`: 201 `{"id", "token", "version", "state"}` and the token cookie.
-  private func createSession(_ request: Request) throws -> Response {
+  private func createSession(_ request: Request) async throws -> Response {
     guard !request.isDraining else { throw HTTPError.shuttingDown() }
     try Authentication.checkSameOrigin(request)
-    let session = try createSession()
+    let session = try await createSession()
     let token = tokenSigner.issue(sessionID: session.id)
     let published = session.events.latest
     var response = jsonResponse(
@@ -37,7 +37,8 @@ extension SessionHost {
   }
 
   /// `GET /api/sessions/{id}`: 200 `{"id", "version", "state"}`.
-  private func state(_ request: Request) throws -> Response {
+  private func state(_ request: Request) async throws -> Response {
+    if cluster != nil { return try await clusteredState(request) }
     let session = try authorizedSession(request)
     session.touch()
     let (state, version) = session.snapshot
@@ -59,7 +60,11 @@ extension SessionHost {
   }
 
   private func applyActions(_ request: Request) async throws -> Response {
-    let session = try authorizedSession(request)
+    let session: Session<State, Action>
+    switch try await placeSession(request) {
+    case .local(let local): session = local
+    case .forwarded(let response): return response
+    }
     guard request.hasJSONContentType else { throw HTTPError.unsupportedMediaType() }
     let limits = configuration.limits
     guard request.body.count <= limits.maxActionBodyBytes else {
@@ -103,7 +108,8 @@ extension SessionHost {
   }
 
   /// `GET /api/sessions/{id}/events`: the session's state as Server-Sent Events.
-  private func events(_ request: Request) throws -> Response {
+  private func events(_ request: Request) async throws -> Response {
+    if cluster != nil { return try await clusteredEvents(request) }
     let session = try authorizedSession(request)
     guard session.events.clientCount < configuration.limits.maxEventStreamsPerSession else {
       throw HTTPError.rateLimited(
@@ -135,7 +141,11 @@ extension SessionHost {
 
   /// `DELETE /api/sessions/{id}`: 204; cancels the session's effects and ends its streams.
   private func delete(_ request: Request) async throws -> Response {
-    let session = try authorizedSession(request)
+    let session: Session<State, Action>
+    switch try await placeSession(request) {
+    case .local(let local): session = local
+    case .forwarded(let response): return response
+    }
     await end(session)
     return Response(status: 204)
   }
@@ -170,7 +180,7 @@ extension SessionHost {
   // MARK: Helpers
 
   /// The session named by the path, once the request proved it may use it.
-  private func authorizedSession(_ request: Request) throws -> Session<State, Action> {
+  func authorizedSession(_ request: Request) throws -> Session<State, Action> {
     guard let id = request.parameters["id"].flatMap(SessionID.init) else { throw HTTPError.sessionNotFound() }
     _ = try Authentication.authenticate(request, for: id, with: tokenSigner)
     guard let session = session(id) else { throw HTTPError.sessionNotFound() }
@@ -191,7 +201,7 @@ extension SessionHost {
     }
   }
 
-  private func jsonResponse(_ json: String, status: Int = 200) -> Response {
+  func jsonResponse(_ json: String, status: Int = 200) -> Response {
     Response(status: status, headers: ["Content-Type": Response.jsonContentType], body: .bytes(Array(json.utf8)))
   }
 }

@@ -25,21 +25,28 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   public let configuration: SessionHostConfiguration
   let persistence: any SessionPersistence
   let tokenSigner: SessionTokenSigner
+  /// Set when several processes share a PostgreSQL database (see ``SessionCluster``).
+  let cluster: SessionCluster?
   let metrics = HostMetrics()
   private let makeInitialState: @Sendable () -> State
   /// Builds each session's store. Not `@Sendable` because reducer types need not be; it
   /// only builds fresh values from the reducer closure, so calling it from any task is safe.
-  nonisolated(unsafe) private let makeStore: (State, EventFanout) -> Store<State, Action>
+  nonisolated(unsafe) let makeStore: (State, EventFanout) -> Store<State, Action>
   private let sessions = Mutex<[SessionID: Session<State, Action>]>([:])
   private let evictionTask = Mutex<Task<Void, Never>?>(nil)
+  /// Renews this process's leases in a cluster (see ``joinCluster(advertising:)``).
+  let renewalTask = Mutex<Task<Void, Never>?>(nil)
 
   /// A host whose sessions start from `initialState` and run `reducer`.
   ///
   /// - Parameters:
+  ///   - cluster: Set to share sessions with other processes through PostgreSQL; `persistence`
+  ///     must then be the cluster's ``PostgresSessionPersistence``.
   ///   - prepareDependencies: Dependencies of every session's store (clients, clocks).
   public init<Feature: Reducer<State, Action>>(
     configuration: SessionHostConfiguration = SessionHostConfiguration(),
     persistence: any SessionPersistence,
+    cluster: SessionCluster? = nil,
     tokenSigner: SessionTokenSigner,
     initialState: @escaping @autoclosure @Sendable () -> State,
     reducer: @escaping () -> Feature,
@@ -47,6 +54,7 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   ) {
     self.configuration = configuration
     self.persistence = persistence
+    self.cluster = cluster
     self.tokenSigner = tokenSigner
     self.makeInitialState = initialState
     self.makeStore = { state, events in
@@ -60,10 +68,12 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   /// The number of live sessions.
   public var sessionCount: Int { sessions.withLock { $0.count } }
 
-  /// Loads the sessions saved by an earlier run, each at its saved state and version.
+  /// Loads the sessions saved by an earlier run, each at its saved state and version. In a
+  /// cluster, sessions are taken over one by one when first asked for, so none is loaded here.
   /// - Returns: How many were restored.
   @discardableResult
   public func restoreSessions() async throws -> Int {
+    guard cluster == nil else { return 0 }
     let saved = try await persistence.loadAll()
     var restored: [Session<State, Action>] = []
     for snapshot in saved {
@@ -95,21 +105,26 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     evictionTask.withLock { $0 = task }
   }
 
-  /// Ends the sessions idle for longer than ``SessionLimits/idleTimeout``.
+  /// Ends the sessions idle for longer than ``SessionLimits/idleTimeout``; in a cluster, gives
+  /// them up instead (they stay stored, and any process takes them over when asked).
   public func evictIdleSessions(now: ContinuousClock.Instant = .now) async {
     let idle = sessions.withLock { sessions in
       sessions.values.filter {
         $0.events.clientCount == 0 && now - $0.lastActiveInstant > configuration.limits.idleTimeout
       }
     }
-    for session in idle { await end(session) }
+    for session in idle {
+      if cluster != nil { await release(session) } else { await end(session) }
+    }
   }
 
-  /// Stops evicting, saves every session's latest state, and closes the persistence.
+  /// Stops evicting, saves every session's latest state, gives up its leases in a cluster, and
+  /// closes the persistence.
   public func shutdown() async {
     evictionTask.withLock { $0?.cancel() }
     let all = sessions.withLock { Array($0.values) }
     for session in all { try? await session.flush() }
+    await leaveCluster()
     try? await persistence.close()
   }
 
@@ -121,8 +136,30 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
 
   var allSessions: [Session<State, Action>] { sessions.withLock { Array($0.values) } }
 
+  /// Adds `session` unless one with its id is live already.
+  /// - Returns: The session now live under that id.
+  func adoptSession(_ session: Session<State, Action>) -> Session<State, Action> {
+    sessions.withLock { sessions in
+      if let live = sessions[session.id] { return live }
+      sessions[session.id] = session
+      return session
+    }
+  }
+
+  /// Removes `session` if it is the live one under its id.
+  /// - Returns: Whether it was removed.
+  func forgetSession(_ session: Session<State, Action>) -> Bool {
+    sessions.withLock { sessions in
+      guard sessions[session.id] === session else { return false }
+      sessions[session.id] = nil
+      return true
+    }
+  }
+
   /// Creates a session, or throws 503 when the host holds ``SessionLimits/maxSessions``.
-  func createSession() throws -> Session<State, Action> {
+  /// In a cluster it is stored at version 0 at once, owned by this process, so any process
+  /// can find it.
+  func createSession() async throws -> Session<State, Action> {
     let session = try Session(
       id: .random(), state: makeInitialState(), version: 0, createdAt: Date(),
       limits: configuration.limits, persistence: persistence, makeStore: makeStore)
@@ -135,6 +172,9 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
       session.end()
       throw HTTPError.atCapacity()
     }
+    if let cluster {
+      try await register(session, in: cluster)
+    }
     metrics.sessionsCreated.add(1, ordering: .relaxed)
     return session
   }
@@ -143,6 +183,7 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   func end(_ session: Session<State, Action>) async {
     guard sessions.withLock({ $0.removeValue(forKey: session.id) }) != nil else { return }
     session.end()
+    cluster?.didRelease(session.id)
     metrics.sessionsEnded.add(1, ordering: .relaxed)
     try? await persistence.delete(session.id)
   }

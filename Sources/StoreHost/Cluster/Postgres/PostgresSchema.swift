@@ -1,0 +1,61 @@
+/// The tables StoreHost keeps in PostgreSQL, created and migrated when a process starts.
+///
+/// `storehost_schema_version` holds one row with the version of the tables; each migration
+/// moves it up by one inside the same transaction. Processes that start together take a
+/// transaction-scoped advisory lock first, so exactly one of them migrates.
+///
+/// - `storehost_sessions`: one row per session: its latest durable `version` and `state`
+///   (compact JSON), times as Unix seconds, and the lease: `owner` (a process id) and
+///   `lease_until` (the database's clock, so process clocks need not agree).
+/// - `storehost_processes`: each live process's id, the address other processes forward
+///   actions to, and its last heartbeat.
+enum PostgresSchema {
+  /// The newest schema this StoreHost knows.
+  static let currentVersion = 1
+
+  /// The channel on which owners announce each durable save (see ``SessionNotification``).
+  static let sessionChannel = "storehost_session"
+
+  /// Migrations in order: `migrations[n]` takes the schema from version `n` to `n + 1`.
+  private static let migrations = [
+    """
+    CREATE TABLE storehost_sessions (
+      id text PRIMARY KEY,
+      version bigint NOT NULL,
+      state text NOT NULL,
+      created_at double precision NOT NULL,
+      last_active_at double precision NOT NULL,
+      owner text,
+      lease_until timestamptz
+    );
+    CREATE INDEX storehost_sessions_owner ON storehost_sessions (owner);
+    CREATE TABLE storehost_processes (
+      id text PRIMARY KEY,
+      address text NOT NULL,
+      heartbeat_at timestamptz NOT NULL
+    );
+    """
+  ]
+
+  /// Creates or migrates the tables on `connection` to ``currentVersion``.
+  /// - Throws: ``SessionPersistenceError/unsupportedSchema(version:)`` when a newer StoreHost
+  ///   already migrated the database further.
+  static func migrate(_ connection: PostgresConnection) throws {
+    try connection.execute("BEGIN")
+    do {
+      try connection.execute("SELECT pg_advisory_xact_lock(7352001)")
+      try connection.execute("CREATE TABLE IF NOT EXISTS storehost_schema_version (version integer NOT NULL)")
+      let rows = try connection.execute("SELECT version FROM storehost_schema_version")
+      let stored = rows.first.flatMap { $0.first ?? nil }.flatMap { Int($0) }
+      if stored == nil { try connection.execute("INSERT INTO storehost_schema_version VALUES (0)") }
+      let version = stored ?? 0
+      guard version <= currentVersion else { throw SessionPersistenceError.unsupportedSchema(version: version) }
+      for migration in migrations[version...] { try connection.execute(migration) }
+      try connection.execute("UPDATE storehost_schema_version SET version = \(currentVersion)")
+      try connection.execute("COMMIT")
+    } catch {
+      _ = try? connection.execute("ROLLBACK")
+      throw error
+    }
+  }
+}

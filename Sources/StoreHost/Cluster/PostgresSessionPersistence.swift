@@ -1,0 +1,132 @@
+import Foundation
+
+/// Sessions in a PostgreSQL database shared by several StoreHost processes
+/// (`--database postgres://...`).
+///
+/// Saves are fenced by ownership: a process writes a session only while it holds the
+/// session's lease (see ``SessionLeases``), and only a newer version replaces an older one, so
+/// a process that lost its lease can never overwrite the new owner's state. Each save
+/// announces the new version on ``PostgresSchema/sessionChannel`` in the same transaction
+/// (``SessionNotification``), so processes streaming the session learn of it in commit order.
+///
+/// Durability: `strict` saves return after a synchronous commit (the database's WAL is
+/// flushed); `fast` connections use `synchronous_commit = off`, so a database crash may lose
+/// the last fraction of a second but never leaves a torn state. The connection pool's
+/// threads run the blocking libpq calls (``PostgresPool``).
+public final class PostgresSessionPersistence: SessionPersistence {
+  /// The promise ``save(_:)`` keeps.
+  public let durability: Durability
+  /// This process's id, written as the owner of the sessions it saves.
+  public let processID: String
+  let pool: PostgresPool
+  let leaseDuration: Duration
+
+  /// Connects to `url`, creates or migrates the tables, and starts the pool's threads.
+  ///
+  /// - Parameters:
+  ///   - processID: This process's id in `storehost_sessions.owner`.
+  ///   - leaseDuration: How long a session stays this process's after its last renewal.
+  ///   - poolSize: Connections to the database; 4 by default (see ``PostgresPool``).
+  /// - Throws: A ``PostgresError`` when the database is unreachable.
+  public static func open(
+    url: String,
+    processID: String,
+    durability: Durability = .fast,
+    leaseDuration: Duration = SessionLeases.defaultLeaseDuration,
+    poolSize: Int = 4
+  ) async throws -> PostgresSessionPersistence {
+    let pool = PostgresPool(
+      url: url, size: poolSize, setup: durability == .fast ? "SET synchronous_commit = off" : nil)
+    do {
+      try await pool.run { try PostgresSchema.migrate($0) }
+    } catch {
+      pool.close()
+      throw error
+    }
+    return PostgresSessionPersistence(
+      durability: durability, processID: processID, pool: pool, leaseDuration: leaseDuration)
+  }
+
+  private init(durability: Durability, processID: String, pool: PostgresPool, leaseDuration: Duration) {
+    self.durability = durability
+    self.processID = processID
+    self.pool = pool
+    self.leaseDuration = leaseDuration
+  }
+
+  public func loadAll() async throws -> [SessionSnapshot] {
+    try await pool.run { connection in
+      try connection.execute("SELECT id, version, state, created_at, last_active_at FROM storehost_sessions")
+        .map(SessionSnapshot.init(row:))
+    }
+  }
+
+  /// Stores `snapshot` if this process owns the session (or nobody stored it yet) and it is
+  /// newer than the stored version, and announces it.
+  /// - Throws: ``SessionLeaseLost`` when another process owns the session.
+  public func save(_ snapshot: SessionSnapshot) async throws {
+    let parameters = [
+      snapshot.id.rawValue, String(snapshot.version), String(decoding: snapshot.state, as: UTF8.self),
+      String(snapshot.createdAt.timeIntervalSince1970), String(snapshot.lastActiveAt.timeIntervalSince1970),
+      processID, leaseDuration.postgresInterval,
+      SessionNotification.payload(
+        id: snapshot.id, version: snapshot.version, state: String(decoding: snapshot.state, as: UTF8.self)),
+    ]
+    try await pool.run { [processID] connection in
+      let saved = try connection.execute(
+        """
+        WITH saved AS (
+          INSERT INTO storehost_sessions AS s (id, version, state, created_at, last_active_at, owner, lease_until)
+          VALUES ($1, $2, $3, $4, $5, $6, now() + $7::interval)
+          ON CONFLICT (id) DO UPDATE
+            SET version = excluded.version, state = excluded.state, last_active_at = excluded.last_active_at
+            WHERE s.owner = excluded.owner AND s.version < excluded.version
+          RETURNING s.id)
+        SELECT pg_notify('\(PostgresSchema.sessionChannel)', $8) FROM saved
+        """, parameters)
+      guard saved.isEmpty else { return }
+      let owner = try connection.execute("SELECT owner FROM storehost_sessions WHERE id = $1", [snapshot.id.rawValue])
+      guard owner.first?.first == processID else { throw SessionLeaseLost(id: snapshot.id) }
+    }
+  }
+
+  /// Deletes the session and announces it (version ``SessionNotification/deletedVersion``).
+  public func delete(_ id: SessionID) async throws {
+    let payload = "\(id) \(SessionNotification.deletedVersion)"
+    try await pool.run { connection in
+      try connection.execute(
+        """
+        WITH deleted AS (DELETE FROM storehost_sessions WHERE id = $1 RETURNING id)
+        SELECT pg_notify('\(PostgresSchema.sessionChannel)', $2) FROM deleted
+        """, [id.rawValue, payload])
+    }
+  }
+
+  /// Every save and delete is committed before it returns, so there is nothing to wait for.
+  public func flush() async throws {
+    try await pool.run { _ in }
+  }
+
+  public func close() async throws {
+    pool.close()
+  }
+}
+
+extension SessionSnapshot {
+  /// A row of `id, version, state, created_at, last_active_at`.
+  init(row: [String?]) throws {
+    guard row.count == 5, let id = row[0].flatMap(SessionID.init), let version = row[1].flatMap({ Int($0) }),
+      let state = row[2], let created = row[3].flatMap({ Double($0) }), let active = row[4].flatMap({ Double($0) })
+    else { throw SessionPersistenceError.invalidRecord("unreadable row in storehost_sessions") }
+    self.init(
+      id: id, version: version, state: Data(state.utf8), createdAt: Date(timeIntervalSince1970: created),
+      lastActiveAt: Date(timeIntervalSince1970: active))
+  }
+}
+
+extension Duration {
+  /// The duration as a PostgreSQL interval literal in milliseconds, e.g. `4000 milliseconds`.
+  var postgresInterval: String {
+    "\(components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000) milliseconds"
+  }
+}

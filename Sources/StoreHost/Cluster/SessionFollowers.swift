@@ -1,0 +1,129 @@
+import Foundation
+import HTTP
+import Synchronization
+
+/// The event streams of a clustered process: one ``EventFanout`` per watched session, fed
+/// with every durable version the session's owner announces, whichever process owns it.
+///
+/// Every process, the owner included, streams from here, so a stream shows only durable
+/// versions, in commit order, and keeps going when the session moves to another owner.
+/// A notification that carries the state is published as is; one without (the state did
+/// not fit in the payload) is completed by reading the row on the listener's connection
+/// before the next notification is handled, so order holds either way.
+final class SessionFollowers: PostgresListener.Handler {
+  private let fanouts = Mutex<[SessionID: EventFanout]>([:])
+  private let historyLength: Int
+
+  init(historyLength: Int) {
+    self.historyLength = historyLength
+  }
+
+  /// The number of sessions watched from this process.
+  var count: Int { fanouts.withLock { $0.count } }
+
+  /// Makes sure the session's fanout exists, so a stream can start.
+  /// - Returns: `false` when there is no such session.
+  /// - Throws: ``HTTPError/databaseUnavailable()`` while the listener has no connection.
+  func prepare(_ id: SessionID, listener: PostgresListener) async throws -> Bool {
+    if fanouts.withLock({ $0[id] != nil }) { return true }
+    return try await subscribe(id, listener: listener)
+  }
+
+  /// Adds a client to the session's fanout.
+  ///
+  /// A first client subscribes through the listener's thread: the session's row is read
+  /// there, ordered with the notifications, so no version falls between the read and the
+  /// stream.
+  /// - Returns: The fanout and the client's id, or `nil` when there is no such session.
+  /// - Throws: ``HTTPError/databaseUnavailable()`` while the listener has no connection.
+  func connect(
+    _ id: SessionID, listener: PostgresListener, _ sink: any EventSink, patches: Bool, log: Bool,
+    lastEventID: Int?, onEnd: @escaping @Sendable () -> Void
+  ) async throws -> (fanout: EventFanout, client: UInt64)? {
+    while true {
+      let connected = fanouts.withLock { fanouts -> (EventFanout, UInt64)? in
+        guard let fanout = fanouts[id],
+          let client = fanout.connect(sink, patches: patches, log: log, lastEventID: lastEventID, onEnd: onEnd)
+        else { return nil }
+        return (fanout, client)
+      }
+      if let connected { return connected }
+      guard try await subscribe(id, listener: listener) else { return nil }
+    }
+  }
+
+  /// Removes a client; the last one to leave ends the subscription.
+  func disconnect(_ id: SessionID, fanout: EventFanout, client: UInt64) {
+    fanouts.withLock { fanouts in
+      fanout.disconnect(client)
+      if fanout.clientCount == 0, fanouts[id] === fanout { fanouts[id] = nil }
+    }
+  }
+
+  func received(payload: String, on connection: PostgresConnection) {
+    guard let notification = SessionNotification(payload: payload),
+      let fanout = fanouts.withLock({ $0[notification.id] }),
+      notification.version > fanout.latest.version || notification.version == SessionNotification.deletedVersion
+    else { return }
+    if let state = notification.state {
+      publish(id: notification.id, version: notification.version, state: state, to: fanout)
+    } else {
+      refresh(notification.id, fanout: fanout, on: connection)
+    }
+  }
+
+  func resynchronize(on connection: PostgresConnection) {
+    for (id, fanout) in fanouts.withLock({ $0 }) { refresh(id, fanout: fanout, on: connection) }
+  }
+
+  // MARK: Internals
+
+  /// Reads the session's row on the listener's thread and starts its fanout.
+  /// - Returns: `false` when there is no such session.
+  private func subscribe(_ id: SessionID, listener: PostgresListener) async throws -> Bool {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bool, any Error>) in
+      listener.submit { [self] connection in
+        guard let connection else { return continuation.resume(throwing: HTTPError.databaseUnavailable()) }
+        if fanouts.withLock({ $0[id] != nil }) { return continuation.resume(returning: true) }
+        do {
+          guard let (version, state) = try Self.readRow(id, on: connection) else {
+            return continuation.resume(returning: false)
+          }
+          let initial = PublishedState(version: version, value: try JSONValue(parsing: Data(state.utf8)))
+          fanouts.withLock { $0[id] = EventFanout(initial: initial, historyLength: historyLength) }
+          continuation.resume(returning: true)
+        } catch {
+          continuation.resume(throwing: HTTPError.databaseUnavailable())
+        }
+      }
+    }
+  }
+
+  /// Publishes the row's version, or ends the streams when the session is gone.
+  private func refresh(_ id: SessionID, fanout: EventFanout, on connection: PostgresConnection) {
+    do {
+      guard let row = try Self.readRow(id, on: connection) else { return end(id, fanout: fanout) }
+      publish(id: id, version: row.version, state: row.state, to: fanout)
+    } catch {
+      // The connection broke: the listener reconnects and resynchronizes every fanout.
+    }
+  }
+
+  private func publish(id: SessionID, version: Int, state: String, to fanout: EventFanout) {
+    guard version != SessionNotification.deletedVersion else { return end(id, fanout: fanout) }
+    guard let value = try? JSONValue(parsing: Data(state.utf8)) else { return }
+    fanout.publish(PublishedState(version: version, value: value))
+  }
+
+  private func end(_ id: SessionID, fanout: EventFanout) {
+    fanouts.withLock { if $0[id] === fanout { $0[id] = nil } }
+    fanout.close()
+  }
+
+  /// The session's durable version and state, or `nil` when it does not exist.
+  private static func readRow(_ id: SessionID, on connection: PostgresConnection) throws -> (version: Int, state: String)? {
+    let rows = try connection.execute("SELECT version, state FROM storehost_sessions WHERE id = $1", [id.rawValue])
+    guard let row = rows.first, let version = row[0].flatMap({ Int($0) }), let state = row[1] else { return nil }
+    return (version, state)
+  }
+}

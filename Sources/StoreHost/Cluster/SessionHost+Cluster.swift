@@ -1,0 +1,200 @@
+import Foundation
+import HTTP
+
+/// How a session host behaves when it shares a PostgreSQL database with other processes.
+extension SessionHost {
+  /// Where a request for one session is served.
+  enum Placement {
+    /// Here: this process owns the session.
+    case local(Session<State, Action>)
+    /// By the owner, which already answered.
+    case forwarded(Response)
+  }
+
+  /// Registers `address` (`http://host:port`, reachable by the other processes) as where
+  /// this process serves forwarded requests, and starts renewing its leases every
+  /// ``SessionLeases/renewalInterval``; sessions it loses are dropped here without being
+  /// deleted. Does nothing without a cluster.
+  public func joinCluster(advertising address: String) async throws {
+    guard let cluster else { return }
+    try await cluster.leases.register(address: address)
+    let task = Task { [weak self] in
+      while !Task.isCancelled {
+        try? await Task.sleep(for: SessionLeases.renewalInterval)
+        guard let self else { return }
+        for id in await cluster.renewLeases() {
+          if let session = session(id) { drop(session) }
+        }
+      }
+    }
+    renewalTask.withLock { $0 = task }
+  }
+
+  /// Stops renewing, and gives up every lease so the other processes take over at once.
+  func leaveCluster() async {
+    guard let cluster else { return }
+    renewalTask.withLock { $0?.cancel() }
+    for session in allSessions { drop(session) }
+    await cluster.leave()
+  }
+
+  /// The session the request names, once it proved it may use it: here if this process owns
+  /// it or can take it over, else answered by its owner.
+  ///
+  /// A request whose owner cannot be reached is retried until the owner's lease runs out and
+  /// the session can be taken over (at most ``SessionCluster/takeoverWait``), so clients see a
+  /// slower answer rather than an error when a process dies.
+  func placeSession(_ request: Request) async throws -> Placement {
+    guard let cluster else { return .local(try authorizedSession(request)) }
+    guard let id = request.parameters["id"].flatMap(SessionID.init) else { throw HTTPError.sessionNotFound() }
+    _ = try Authentication.authenticate(request, for: id, with: tokenSigner)
+    let deadline = ContinuousClock.now + cluster.takeoverWait
+    while true {
+      if let session = session(id) {
+        if cluster.holdsLease(id) { return .local(session) }
+        drop(session)
+      }
+      let start = ContinuousClock.now
+      let acquisition: SessionLeases.Acquisition
+      do {
+        acquisition = try await cluster.leases.acquire(id)
+      } catch {
+        throw HTTPError.databaseUnavailable()
+      }
+      switch acquisition {
+      case .acquired(let snapshot):
+        return .local(try adopt(snapshot, in: cluster, at: start))
+      case .notFound:
+        throw HTTPError.sessionNotFound()
+      case .ownedElsewhere(let address):
+        guard request.headers[RequestForwarder.forwardedHeader] == nil else { throw HTTPError.sessionMoved() }
+        if let address, let token = Self.token(of: request),
+          let response = try? await cluster.forwarder.forward(request, token: token, to: address),
+          !Self.isMoved(response)
+        {
+          return .forwarded(response)
+        }
+        guard ContinuousClock.now < deadline else { throw HTTPError.ownerUnavailable() }
+        try await Task.sleep(for: .milliseconds(200))
+      }
+    }
+  }
+
+  /// `GET /api/sessions/{id}` in a cluster: the local state when owned here, else the latest
+  /// durable state from the database.
+  func clusteredState(_ request: Request) async throws -> Response {
+    guard let cluster, let id = request.parameters["id"].flatMap(SessionID.init) else {
+      throw HTTPError.sessionNotFound()
+    }
+    _ = try Authentication.authenticate(request, for: id, with: tokenSigner)
+    if let session = session(id), cluster.holdsLease(id) {
+      session.touch()
+      let (state, version) = session.snapshot
+      return jsonResponse(#"{"id":"\#(id)","version":\#(version),"state":\#(try JSONValue(encoding: state).jsonString)}"#)
+    }
+    let snapshot: SessionSnapshot?
+    do {
+      snapshot = try await cluster.leases.durableSnapshot(id)
+    } catch {
+      throw HTTPError.databaseUnavailable()
+    }
+    guard let snapshot else { throw HTTPError.sessionNotFound() }
+    let state = String(decoding: snapshot.state, as: UTF8.self)
+    return jsonResponse(#"{"id":"\#(id)","version":\#(snapshot.version),"state":\#(state)}"#)
+  }
+
+  /// `GET /api/sessions/{id}/events` in a cluster: every durable version, from whichever
+  /// process owns the session (see ``SessionFollowers``).
+  func clusteredEvents(_ request: Request) async throws -> Response {
+    guard let cluster, let id = request.parameters["id"].flatMap(SessionID.init) else {
+      throw HTTPError.sessionNotFound()
+    }
+    _ = try Authentication.authenticate(request, for: id, with: tokenSigner)
+    let followers = cluster.followers
+    guard try await followers.prepare(id, listener: cluster.listener) else { throw HTTPError.sessionNotFound() }
+    let patches = request.queryItem("patch") == "1"
+    let lastEventID = (request.headers["Last-Event-ID"] ?? request.queryItem("lastEventId")).flatMap { Int($0) }
+    let retry = Int(configuration.eventStreamRetry.secondsValue * 1000)
+    return .eventStream { stream in
+      stream.retry(milliseconds: retry)
+      await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
+        let once = ResumeOnce(ended)
+        Task {
+          guard
+            let (fanout, client) = try? await followers.connect(
+              id, listener: cluster.listener, stream, patches: patches, log: false, lastEventID: lastEventID,
+              onEnd: { once.resume() })
+          else { return once.resume() }
+          await stream.waitUntilClosed()
+          followers.disconnect(id, fanout: fanout, client: client)
+          once.resume()
+        }
+      }
+    }
+  }
+
+  // MARK: Ownership
+
+  /// Stores a new session at version 0, owned by this process.
+  func register(_ session: Session<State, Action>, in cluster: SessionCluster) async throws {
+    let start = ContinuousClock.now
+    do {
+      let published = session.events.latest
+      try await persistence.save(
+        SessionSnapshot(
+          id: session.id, version: published.version, state: Data(published.text.utf8),
+          createdAt: session.createdAt, lastActiveAt: Date()))
+    } catch {
+      drop(session)
+      throw HTTPError.databaseUnavailable()
+    }
+    cluster.didAcquire(session.id, at: start)
+  }
+
+  /// Starts serving a session just taken over, at its last durable state and version. When
+  /// a concurrent request took it over first, that session is kept.
+  private func adopt(
+    _ snapshot: SessionSnapshot, in cluster: SessionCluster, at start: ContinuousClock.Instant
+  ) throws -> Session<State, Action> {
+    guard let state = try? JSONDecoder().decode(State.self, from: snapshot.state) else {
+      throw HTTPError(
+        status: 500, code: "invalid_stored_state", message: "The session's stored state cannot be read.")
+    }
+    let session = try Session(
+      id: snapshot.id, state: state, version: snapshot.version, createdAt: snapshot.createdAt,
+      limits: configuration.limits, persistence: persistence, makeStore: makeStore)
+    let kept = adoptSession(session)
+    if kept !== session { session.end() }
+    cluster.didAcquire(snapshot.id, at: start)
+    return kept
+  }
+
+  /// Forgets a session here without deleting it: another process owns it now, or will.
+  func drop(_ session: Session<State, Action>) {
+    guard forgetSession(session) else { return }
+    session.end()
+    cluster?.didRelease(session.id)
+  }
+
+  /// Saves an idle session's latest state and gives up its lease.
+  func release(_ session: Session<State, Action>) async {
+    try? await session.flush()
+    drop(session)
+    try? await cluster?.leases.release(session.id)
+  }
+
+  /// The token a request authenticated with, from its Authorization header or its cookie.
+  private static func token(of request: Request) -> String? {
+    if let authorization = request.headers["Authorization"] {
+      let parts = authorization.split(separator: " ", maxSplits: 1)
+      return parts.count == 2 ? String(parts[1]) : nil
+    }
+    return request.cookie(Authentication.cookieName)
+  }
+
+  /// Whether the owner answered that the session left it meanwhile.
+  private static func isMoved(_ response: Response) -> Bool {
+    guard response.status == 503, case .bytes(let body) = response.body else { return false }
+    return String(decoding: body, as: UTF8.self).contains(#""session_moved""#)
+  }
+}
