@@ -24,4 +24,12 @@ extension HTTPError {
       message: "The process running this session does not answer; it is being taken over. Try again.",
       headers: ["Retry-After": "1"])
   }
+
+  /// The session's owner stopped while handling a forwarded request: it may have been applied.
+  static func ownerLost() -> HTTPError {
+    HTTPError(
+      status: 503, code: "owner_lost",
+      message: "The process running this session stopped while handling the request; it may or may not have been applied. Read the session's version before retrying.",
+      headers: ["Retry-After": "1"])
+  }
 }

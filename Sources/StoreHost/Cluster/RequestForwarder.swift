@@ -26,9 +26,27 @@ struct RequestForwarder: Sendable {
     self.processID = processID
   }
 
+  /// Why a forwarded request got no answer.
+  enum Failure: Error {
+    /// The owner could not be reached: the request was not delivered, so it may be retried.
+    case notDelivered
+    /// The connection failed after the request was sent: the owner may have applied it.
+    case outcomeUnknown
+  }
+
   /// Sends `request` with `token` to the process at `address` (`http://host:port`).
-  /// - Throws: When that process cannot be reached.
-  func forward(_ request: Request, token: String, to address: String) async throws -> Response {
+  /// - Throws: A ``Failure`` when no answer came.
+  func forward(_ request: Request, token: String, to address: String) async throws(Failure) -> Response {
+    do {
+      return try await send(request, token: token, to: address)
+    } catch let error as URLError where [.cannotConnectToHost, .cannotFindHost, .badURL].contains(error.code) {
+      throw .notDelivered
+    } catch {
+      throw .outcomeUnknown
+    }
+  }
+
+  private func send(_ request: Request, token: String, to address: String) async throws -> Response {
     let query = request.query.map { "?" + $0 } ?? ""
     guard let url = URL(string: address + request.path + query) else { throw URLError(.badURL) }
     var forwarded = URLRequest(url: url, timeoutInterval: timeout)

@@ -41,9 +41,11 @@ extension SessionHost {
   /// The session the request names, once it proved it may use it: here if this process owns
   /// it or can take it over, else answered by its owner.
   ///
-  /// A request whose owner cannot be reached is retried until the owner's lease runs out and
+  /// A request the owner could not be sent is retried until the owner's lease runs out and
   /// the session can be taken over (at most ``SessionCluster/takeoverWait``), so clients see a
-  /// slower answer rather than an error when a process dies.
+  /// slower answer rather than an error when a process dies. A request whose owner died
+  /// after receiving it is never retried (it may have been applied): it answers
+  /// ``HTTPError/ownerLost()``.
   func placeSession(_ request: Request) async throws -> Placement {
     guard let cluster else { return .local(try authorizedSession(request)) }
     guard let id = request.parameters["id"].flatMap(SessionID.init) else { throw HTTPError.sessionNotFound() }
@@ -68,11 +70,15 @@ extension SessionHost {
         throw HTTPError.sessionNotFound()
       case .ownedElsewhere(let address):
         guard request.headers[RequestForwarder.forwardedHeader] == nil else { throw HTTPError.sessionMoved() }
-        if let address, let token = Self.token(of: request),
-          let response = try? await cluster.forwarder.forward(request, token: token, to: address),
-          !Self.isMoved(response)
-        {
-          return .forwarded(response)
+        if let address, let token = Self.token(of: request) {
+          do {
+            let response = try await cluster.forwarder.forward(request, token: token, to: address)
+            if !Self.isMoved(response) { return .forwarded(response) }
+          } catch .outcomeUnknown {
+            throw HTTPError.ownerLost()
+          } catch .notDelivered {
+            // The owner is gone: wait for its lease to run out, then take the session over.
+          }
         }
         guard ContinuousClock.now < deadline else { throw HTTPError.ownerUnavailable() }
         try await Task.sleep(for: .milliseconds(200))

@@ -1,0 +1,42 @@
+# Sourced by the cluster test and benchmark: a throwaway PostgreSQL on loopback.
+#
+#   source scripts/postgres-temp.sh
+#   pg_temp_start            # sets PG_URL (postgres://storehost@127.0.0.1:PORT/storehost)
+#   pg_temp_stop             # stops it and removes its directory (call it from a trap)
+#
+# Uses the Debian binaries under /usr/lib/postgresql/*/bin. initdb refuses to run as root,
+# so as root the server runs as the `postgres` user (created by the Debian package).
+
+pg_temp_bin() {
+  local dir
+  dir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+  [ -n "$dir" ] || { echo "PostgreSQL is not installed (apt-get install postgresql)" >&2; return 1; }
+  echo "$dir"
+}
+
+pg_temp_as_owner() {
+  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+pg_temp_start() {
+  local bin
+  bin=$(pg_temp_bin) || return 1
+  PG_TEMP_DIR=$(mktemp -d /tmp/storehost-pg.XXXXXX)
+  [ "$(id -u)" = 0 ] && chown postgres "$PG_TEMP_DIR"
+  PG_TEMP_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  pg_temp_as_owner "$bin/initdb" -D "$PG_TEMP_DIR/data" -U storehost -A trust --no-sync > "$PG_TEMP_DIR/initdb.log" 2>&1 \
+    || { cat "$PG_TEMP_DIR/initdb.log" >&2; return 1; }
+  pg_temp_as_owner "$bin/pg_ctl" -D "$PG_TEMP_DIR/data" -l "$PG_TEMP_DIR/server.log" -w -t 30 \
+    -o "-h 127.0.0.1 -p $PG_TEMP_PORT -k $PG_TEMP_DIR -c max_connections=100" start > /dev/null \
+    || { cat "$PG_TEMP_DIR/server.log" >&2; return 1; }
+  "$bin/createdb" -h 127.0.0.1 -p "$PG_TEMP_PORT" -U storehost storehost
+  PG_URL="postgres://storehost@127.0.0.1:$PG_TEMP_PORT/storehost"
+  export PG_URL PG_TEMP_DIR PG_TEMP_PORT
+}
+
+pg_temp_stop() {
+  [ -n "${PG_TEMP_DIR:-}" ] || return 0
+  pg_temp_as_owner "$(pg_temp_bin)/pg_ctl" -D "$PG_TEMP_DIR/data" -m immediate -w stop > /dev/null 2>&1 || true
+  rm -rf "$PG_TEMP_DIR"
+  PG_TEMP_DIR=
+}
