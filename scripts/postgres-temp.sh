@@ -2,6 +2,8 @@
 #
 #   source scripts/postgres-temp.sh
 #   pg_temp_start            # sets PG_URL (postgres://storehost@127.0.0.1:PORT/storehost)
+#   pg_temp_pause            # stops the server only (tests of an unreachable database)
+#   pg_temp_resume           # starts it again on the same port with the same data
 #   pg_temp_stop             # stops it and removes its directory (call it from a trap)
 #
 # Uses the Debian binaries under /usr/lib/postgresql/*/bin. initdb refuses to run as root,
@@ -26,12 +28,20 @@ pg_temp_start() {
   PG_TEMP_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   pg_temp_as_owner "$bin/initdb" -D "$PG_TEMP_DIR/data" -U storehost -A trust --no-sync > "$PG_TEMP_DIR/initdb.log" 2>&1 \
     || { cat "$PG_TEMP_DIR/initdb.log" >&2; return 1; }
-  pg_temp_as_owner "$bin/pg_ctl" -D "$PG_TEMP_DIR/data" -l "$PG_TEMP_DIR/server.log" -w -t 30 \
-    -o "-h 127.0.0.1 -p $PG_TEMP_PORT -k $PG_TEMP_DIR -c max_connections=100" start > /dev/null \
-    || { cat "$PG_TEMP_DIR/server.log" >&2; return 1; }
+  pg_temp_resume || return 1
   "$bin/createdb" -h 127.0.0.1 -p "$PG_TEMP_PORT" -U storehost storehost
   PG_URL="postgres://storehost@127.0.0.1:$PG_TEMP_PORT/storehost"
   export PG_URL PG_TEMP_DIR PG_TEMP_PORT
+}
+
+pg_temp_resume() {
+  pg_temp_as_owner "$(pg_temp_bin)/pg_ctl" -D "$PG_TEMP_DIR/data" -l "$PG_TEMP_DIR/server.log" -w -t 30 \
+    -o "-h 127.0.0.1 -p $PG_TEMP_PORT -k $PG_TEMP_DIR -c max_connections=100" start > /dev/null \
+    || { cat "$PG_TEMP_DIR/server.log" >&2; return 1; }
+}
+
+pg_temp_pause() {
+  pg_temp_as_owner "$(pg_temp_bin)/pg_ctl" -D "$PG_TEMP_DIR/data" -m fast -w stop > /dev/null
 }
 
 pg_temp_stop() {

@@ -2,11 +2,14 @@
 """Three storehost processes on one PostgreSQL: no sticky sessions, takeover after kill -9.
 
 Usage: cluster_postgres_check.py BINARY DATABASE_URL
+(with PG_TEMP_DIR and PG_TEMP_PORT of scripts/postgres-temp.sh, to stop and restart it)
 
 Starts three processes with --database and --durability strict. Creates sessions on each,
 posts actions round-robin to all three and reads each session's event stream from another
 process than its creator: every acknowledged version is contiguous, every stream sees every
-version in order, and the final state is right. Then kills one process with SIGKILL while
+version in order, and the final state is right. Then stops the database: actions answer 503
+database_unavailable; once it is back, every process reconnects and the sessions continue
+from their durable state. Then kills one process with SIGKILL while
 actions keep flowing: its sessions continue on the others, no acknowledged action is lost,
 and the streams on the surviving processes stay contiguous.
 """
@@ -77,6 +80,35 @@ def post(client, url, session):
     return response.json()["version"]
 
 
+def database(command):
+    """Runs a function of scripts/postgres-temp.sh on the test's database."""
+    subprocess.run(["bash", "-c", f"source scripts/postgres-temp.sh && {command}"], check=True)
+
+
+def outage(client, urls, sessions, streams):
+    """The database stops and comes back: no wrong state, every process reconnects."""
+    database("pg_temp_pause")
+    for index, session in enumerate(sessions):
+        response = client.post(f"{urls[index % 3]}/api/sessions/{session['id']}/actions", json=INCREMENT,
+                               headers={"Authorization": "Bearer " + session["token"]})
+        assert response.status_code == 503, (response.status_code, response.text)
+        assert response.json()["error"]["code"] == "database_unavailable", response.text
+    database("pg_temp_resume")
+    deadline = time.time() + 15
+    for index, session in enumerate(sessions):
+        while True:
+            try:
+                assert post(client, urls[(index + 1) % 3], session) == FIRST_ROUND + 1
+                break
+            except AssertionError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.2)
+    for stream in streams:
+        stream.wait_for(FIRST_ROUND + 1)
+        check_contiguous(stream, FIRST_ROUND + 1)
+
+
 def check_contiguous(stream, last):
     versions = stream.versions
     assert versions == list(range(versions[0], last + 1)), f"stream versions not contiguous: {versions}"
@@ -120,6 +152,9 @@ def main():
             assert state["version"] == FIRST_ROUND and state["state"]["counter"]["count"] == FIRST_ROUND
         print(f"ok: {SESSIONS} sessions x {FIRST_ROUND} actions round-robin over 3 processes, streams contiguous")
 
+        outage(client, urls, sessions, streams)
+        print("ok: database stopped: 503 database_unavailable; restarted: sessions continue, streams contiguous")
+
         # Under load, kill -9 process 0: a worker per session keeps posting to the live
         # processes; an action whose request died with the process is unacknowledged (it
         # may or may not have been applied).
@@ -162,9 +197,9 @@ def main():
             version, count = state["version"], state["state"]["counter"]["count"]
             assert count == version, f"counter {count} at version {version}: a version was skipped or reused"
             assert version >= acks[-1], f"acknowledged version {acks[-1]} lost (stored {version})"
-            expected = FIRST_ROUND + len(acks)
+            expected = FIRST_ROUND + 1 + len(acks)
             assert expected <= count <= expected + unknown[session["id"]], (
-                f"counter {count}: {len(acks)} acknowledged and {unknown[session['id']]} unknown after {FIRST_ROUND}")
+                f"counter {count}: {len(acks)} acknowledged and {unknown[session['id']]} unknown after {FIRST_ROUND + 1}")
             stream.wait_for(version)
             check_contiguous(stream, version)
         moved = sum(1 for session in sessions if session["creator"] == 0)

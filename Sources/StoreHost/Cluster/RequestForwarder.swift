@@ -16,11 +16,7 @@ struct RequestForwarder: Sendable {
   let processID: String
   /// Longer than the longest `?wait=effects` answer (30 s).
   let timeout: TimeInterval = 35
-  private let session: URLSession = {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.httpMaximumConnectionsPerHost = 16
-    return URLSession(configuration: configuration)
-  }()
+  private let session = URLSession(configuration: .ephemeral)
 
   init(processID: String) {
     self.processID = processID
@@ -54,6 +50,10 @@ struct RequestForwarder: Sendable {
     forwarded.httpBody = request.body.isEmpty ? nil : Data(request.body)
     forwarded.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
     forwarded.setValue(processID, forHTTPHeaderField: Self.forwardedHeader)
+    // A fresh connection per request: on a reused one, libcurl silently resends a request
+    // whose connection died before any answer, and a retry that then fails to connect would
+    // look undelivered though the owner may have applied the first copy.
+    forwarded.setValue("close", forHTTPHeaderField: "Connection")
     if let contentType = request.headers["Content-Type"] {
       forwarded.setValue(contentType, forHTTPHeaderField: "Content-Type")
     }

@@ -139,6 +139,15 @@ extension SessionHost {
     }
   }
 
+  /// The error for a strict save that failed. In a cluster the session is dropped here, so
+  /// the next request takes it over again from its last durable state: the change that
+  /// could not be saved is discarded, never half-kept.
+  func notDurable(_ session: Session<State, Action>) -> HTTPError {
+    guard cluster != nil else { return HTTPError.notDurable() }
+    drop(session)
+    return HTTPError.databaseUnavailable()
+  }
+
   // MARK: Ownership
 
   /// Stores a new session at version 0, owned by this process.

@@ -101,7 +101,7 @@ extension SessionHost {
       do {
         try await session.waitUntilDurable(version)
       } catch {
-        throw HTTPError.notDurable()
+        throw notDurable(session)
       }
     }
     return jsonResponse(#"{"version":\#(version)}"#, status: 202)
