@@ -22,6 +22,12 @@ struct SessionNotification: Equatable, Sendable {
     return head.utf8.count + 1 + state.utf8.count <= maxPayloadBytes ? head + " " + state : head
   }
 
+  init(id: SessionID, version: Int, state: String?) {
+    self.id = id
+    self.version = version
+    self.state = state
+  }
+
   /// Reads a payload; `nil` when it is not one of ours.
   init?(payload: String) {
     let parts = payload.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)

@@ -40,7 +40,8 @@ final class PostgresPool: Sendable {
   private let setup: String?
   private let queue = Mutex(Queue())
   private let available = DispatchSemaphore(value: 0)
-  private let size: Int
+  /// The number of connections (and threads).
+  let size: Int
 
   /// Starts `size` threads; none connects before its first job.
   init(url: String, size: Int = defaultSize, setup: String? = nil) {
@@ -73,14 +74,20 @@ final class PostgresPool: Sendable {
         }
         return true
       }
-      let accepted = queue.withLock { queue in
-        guard !queue.isClosed else { return false }
-        queue.jobs.append(job)
-        return true
-      }
-      guard accepted else { return continuation.resume(throwing: SessionPersistenceError.closed) }
-      available.signal()
+      guard submit(job) else { return continuation.resume(throwing: SessionPersistenceError.closed) }
     }
+  }
+
+  /// Queues `job` for the next free thread.
+  /// - Returns: `false` when the pool is closed (the job will never run).
+  func submit(_ job: @escaping Job) -> Bool {
+    let accepted = queue.withLock { queue in
+      guard !queue.isClosed else { return false }
+      queue.jobs.append(job)
+      return true
+    }
+    if accepted { available.signal() }
+    return accepted
   }
 
   /// Lets the threads finish the jobs queued so far, then stops them; later jobs throw
