@@ -16,7 +16,13 @@ struct RequestForwarder: Sendable {
   let processID: String
   /// Longer than the longest `?wait=effects` answer (30 s).
   let timeout: TimeInterval = 35
-  private let session = URLSession(configuration: .ephemeral)
+  /// Up to 64 requests in flight per owner: a strict request waits for the owner's commit,
+  /// so URLSession's default of 6 would cap forwarding at 6 commits at a time.
+  private let session: URLSession = {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.httpMaximumConnectionsPerHost = 64
+    return URLSession(configuration: configuration)
+  }()
 
   init(processID: String) {
     self.processID = processID
