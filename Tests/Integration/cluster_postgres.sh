@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Several storehost processes on one PostgreSQL (cluster_postgres_check.py): starts a
-# throwaway PostgreSQL on loopback, runs the check against .build/debug/storehost, and
-# always stops the database. Needs Debian's postgresql and libpq-dev (see .ci/run).
+# throwaway PostgreSQL on loopback, runs the check against .build/debug/storehost and the
+# Swift tests that need a database (shared values across processes), and always stops the
+# database. Needs Debian's postgresql and libpq-dev (see .ci/run).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/postgres-temp.sh
 trap pg_temp_stop EXIT
 swift build --product storehost > /dev/null
 pg_temp_start
+STOREHOST_TEST_DATABASE="$PG_URL" timeout 120 swift test --filter ClusterSharedValuesTests 2>&1 | tail -2
 timeout 110 python3 Tests/Integration/cluster_postgres_check.py "$(swift build --show-bin-path)/storehost" "$PG_URL"

@@ -24,6 +24,8 @@ public final class SessionCluster: Sendable {
   let persistence: PostgresSessionPersistence
   let leases: SessionLeases
   let followers: SessionFollowers
+  /// Values shared by every process, by key (what a PostgreSQL-backed `SharedKey` uses).
+  public let sharedValues: ClusterSharedValues
   let listener: PostgresListener
   let forwarder: RequestForwarder
   /// Until when each locally owned session's lease is known to hold, and since when it is held.
@@ -35,8 +37,11 @@ public final class SessionCluster: Sendable {
     self.leases = SessionLeases(persistence: persistence)
     let followers = SessionFollowers(historyLength: eventHistoryLength)
     self.followers = followers
+    let sharedValues = ClusterSharedValues(pool: persistence.pool, processID: persistence.processID)
+    self.sharedValues = sharedValues
     self.listener = PostgresListener(
-      url: persistence.pool.url, channel: PostgresSchema.sessionChannel, handler: followers)
+      url: persistence.pool.url, channels: ClusterNotifications.channels,
+      handler: ClusterNotifications(followers: followers, sharedValues: sharedValues))
     self.forwarder = RequestForwarder(processID: persistence.processID)
   }
 

@@ -10,7 +10,7 @@ import Synchronization
 /// A notification that carries the state is published as is; one without (the state did
 /// not fit in the payload) is completed by reading the row on the listener's connection
 /// before the next notification is handled, so order holds either way.
-final class SessionFollowers: PostgresListener.Handler {
+final class SessionFollowers: Sendable {
   private let fanouts = Mutex<[SessionID: EventFanout]>([:])
   private let historyLength: Int
 
@@ -60,6 +60,7 @@ final class SessionFollowers: PostgresListener.Handler {
     }
   }
 
+  /// Publishes an announced version to the session's streams, if any watch it here.
   func received(payload: String, on connection: PostgresConnection) {
     guard let notification = SessionNotification(payload: payload),
       let fanout = fanouts.withLock({ $0[notification.id] }),
@@ -72,6 +73,7 @@ final class SessionFollowers: PostgresListener.Handler {
     }
   }
 
+  /// Re-reads every watched session after the listener missed notifications.
   func resynchronize(on connection: PostgresConnection) {
     for (id, fanout) in fanouts.withLock({ $0 }) { refresh(id, fanout: fanout, on: connection) }
   }

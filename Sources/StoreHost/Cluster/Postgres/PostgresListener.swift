@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 
-/// One connection, on its own thread, that `LISTEN`s to a channel and hands each notification
-/// to a handler in the order the database delivered them (commit order).
+/// One connection, on its own thread, that `LISTEN`s to some channels and hands each
+/// notification to a handler in the order the database delivered them (commit order).
 ///
 /// The handler runs on the listener's thread with its connection, so it may query the
 /// database before the next notification is handled; jobs submitted with ``submit(_:)`` run on
@@ -13,7 +13,7 @@ import Synchronization
 final class PostgresListener: Sendable {
   /// Handles notifications and reconnections; called on the listener's thread only.
   protocol Handler: Sendable {
-    func received(payload: String, on connection: PostgresConnection)
+    func received(channel: String, payload: String, on connection: PostgresConnection)
     func resynchronize(on connection: PostgresConnection)
   }
 
@@ -27,14 +27,14 @@ final class PostgresListener: Sendable {
   private let wakeRead: Int32
   private let wakeWrite: Int32
 
-  /// Starts listening to `channel` on `url`.
-  init(url: String, channel: String, handler: some Handler) {
+  /// Starts listening to `channels` on `url`.
+  init(url: String, channels: [String], handler: some Handler) {
     var fds: [Int32] = [0, 0]
     _ = pipe(&fds)
     wakeRead = fds[0]
     wakeWrite = fds[1]
     _ = fcntl(wakeRead, F_SETFL, O_NONBLOCK)
-    let thread = Thread { [self] in listen(url: url, channel: channel, handler: handler) }
+    let thread = Thread { [self] in listen(url: url, channels: channels, handler: handler) }
     thread.name = "StoreHost postgres listener"
     thread.start()
   }
@@ -56,7 +56,7 @@ final class PostgresListener: Sendable {
     _ = write(wakeWrite, &byte, 1)
   }
 
-  private func listen(url: String, channel: String, handler: some Handler) {
+  private func listen(url: String, channels: [String], handler: some Handler) {
     defer {
       close(wakeRead)
       close(wakeWrite)
@@ -67,7 +67,7 @@ final class PostgresListener: Sendable {
         connection = try? PostgresConnection(url: url)
         if let connection {
           do {
-            try connection.execute("LISTEN \(channel)")
+            for channel in channels { try connection.execute("LISTEN \(channel)") }
             handler.resynchronize(on: connection)
           } catch {
             self.runJobs(on: nil)
@@ -88,7 +88,7 @@ final class PostgresListener: Sendable {
       _ = poll(&descriptors, 2, 1000)
       drainWakePipe()
       guard let notifications = try? connection.takeNotifications() else { continue }
-      for notification in notifications { handler.received(payload: notification.payload, on: connection) }
+      for notification in notifications { handler.received(channel: notification.channel, payload: notification.payload, on: connection) }
     }
   }
 

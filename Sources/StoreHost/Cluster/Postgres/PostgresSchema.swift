@@ -9,12 +9,17 @@
 ///   `lease_until` (the database's clock, so process clocks need not agree).
 /// - `storehost_processes`: each live process's id, the address other processes forward
 ///   actions to, and its last heartbeat.
+/// - `storehost_shared` (since version 2): values shared by every process, by key, each with
+///   a version that grows with every change.
 enum PostgresSchema {
   /// The newest schema this StoreHost knows.
-  static let currentVersion = 1
+  static let currentVersion = 2
 
   /// The channel on which owners announce each durable save (see ``SessionNotification``).
   static let sessionChannel = "storehost_session"
+
+  /// The channel on which processes announce changed shared values (see ``ClusterSharedValues``).
+  static let sharedChannel = "storehost_shared"
 
   /// Migrations in order: `migrations[n]` takes the schema from version `n` to `n + 1`.
   private static let migrations = [
@@ -34,7 +39,14 @@ enum PostgresSchema {
       address text NOT NULL,
       heartbeat_at timestamptz NOT NULL
     );
+    """,
     """
+    CREATE TABLE storehost_shared (
+      key text PRIMARY KEY,
+      value text NOT NULL,
+      version bigint NOT NULL
+    );
+    """,
   ]
 
   /// Creates or migrates the tables on `connection` to ``currentVersion``.
