@@ -29,7 +29,7 @@ SECRET = "cluster-test-secret-0123456789abcdef"
 INCREMENT = {"counter": "incrementButtonTapped"}
 SESSIONS = 6
 FIRST_ROUND = 12
-UNDER_LOAD = 30
+AFTER_KILL = 20
 
 
 def start(binary, database, data):
@@ -164,9 +164,11 @@ def main():
 
         def worker(session):
             with httpx.Client(timeout=20) as own:
-                n = 0
-                while len(acknowledged[session["id"]]) < UNDER_LOAD:
+                n, after_kill = 0, 0
+                while after_kill < AFTER_KILL:
                     n += 1
+                    if dead.is_set():
+                        after_kill += 1
                     target = n % 3
                     if target == 0 and dead.is_set():
                         continue
@@ -186,8 +188,8 @@ def main():
         for thread in workers:
             thread.join(timeout=60)
             assert not thread.is_alive(), "a worker did not finish"
-        print(f"ok: load continued after kill -9 ({time.time() - killed_at:.1f} s); "
-              f"unacknowledged requests: {sum(unknown.values())}")
+        print(f"ok: load continued after kill -9 ({time.time() - killed_at:.1f} s); acknowledged actions: "
+              f"{sum(len(acks) for acks in acknowledged.values())}, unacknowledged: {sum(unknown.values())}")
 
         for session, stream in zip(sessions, streams):
             acks = acknowledged[session["id"]]

@@ -1,0 +1,112 @@
+import Foundation
+import HTTP
+import Synchronization
+
+/// Hands a request for a session to the process that owns it, over HTTP/1.1, and returns that
+/// process's answer as is.
+///
+/// The forwarding process has already authenticated the request (and run the CSRF checks of
+/// a cookie), so the token always travels as `Authorization: Bearer`. The
+/// ``forwardedHeader`` marks the copy: its receiver never forwards it again, and answers
+/// ``HTTPError/sessionMoved()`` if the session left it meanwhile.
+///
+/// ``threadCount`` dedicated threads send the requests with blocking calls, each keeping one
+/// keep-alive connection per owner (``ForwardingConnection``), so a forward costs two
+/// system calls on a warm connection and never holds a thread of the cooperative pool while
+/// the owner commits. Nothing is resent on its own: a request is retried only when it
+/// certainly did not reach the owner.
+final class RequestForwarder: Sendable {
+  /// The header that marks a forwarded request; its value is the forwarding process's id.
+  static let forwardedHeader = "X-StoreHost-Forwarded"
+  /// Forwards in flight at once: each waits for the owner's answer, which in strict mode
+  /// includes its commit.
+  static let threadCount = 16
+  /// Longer than the longest `?wait=effects` answer (30 s).
+  static let timeout: Duration = .seconds(35)
+  /// Connections idle for longer are closed rather than reused, well before the server's
+  /// 60 s idle timeout could close them under a request.
+  static let maxIdle: Duration = .seconds(20)
+
+  private typealias Job = @Sendable (inout [String: ForwardingConnection]) -> Void
+
+  let processID: String
+  private let jobs = Mutex<[Job]>([])
+  private let available = DispatchSemaphore(value: 0)
+
+  init(processID: String) {
+    self.processID = processID
+    for index in 0..<Self.threadCount {
+      let thread = Thread { [self] in serve() }
+      thread.name = "StoreHost forwarder \(index)"
+      thread.start()
+    }
+  }
+
+  /// Sends `request` with `token` to the process at `address` (`http://host:port`).
+  /// - Throws: A ``ForwardingFailure`` when no answer came.
+  func forward(_ request: Request, token: String, to address: String) async throws(ForwardingFailure) -> Response {
+    guard let (host, port) = Self.hostAndPort(address) else { throw .notDelivered }
+    let bytes = encode(request, token: token, host: "\(host):\(port)")
+    let result = await withCheckedContinuation { (answered: CheckedContinuation<Result<Response, ForwardingFailure>, Never>) in
+      let job: Job = { connections in
+        answered.resume(returning: Result { () throws(ForwardingFailure) in
+          try Self.exchange(bytes, host: host, port: port, connections: &connections)
+        })
+      }
+      jobs.withLock { $0.append(job) }
+      available.signal()
+    }
+    return try result.get()
+  }
+
+  /// One thread's loop; its connections live as long as it does.
+  private func serve() {
+    var connections: [String: ForwardingConnection] = [:]
+    while true {
+      available.wait()
+      guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
+      job(&connections)
+    }
+  }
+
+  /// Sends `bytes` on this thread's connection to the owner, or a new one.
+  private static func exchange(
+    _ bytes: [UInt8], host: String, port: Int, connections: inout [String: ForwardingConnection]
+  ) throws(ForwardingFailure) -> Response {
+    let key = "\(host):\(port)"
+    let connection: ForwardingConnection
+    if let idle = connections.removeValue(forKey: key), idle.isReusable, ContinuousClock.now - idle.lastUsed < maxIdle {
+      connection = idle
+    } else {
+      connection = try ForwardingConnection(host: host, port: port, timeout: timeout)
+    }
+    let answer = try connection.exchange(bytes)
+    if !answer.closes { connections[key] = connection }
+    var headers: HTTPHeaders = [:]
+    for (name, value) in answer.headers where ["content-type", "retry-after", "www-authenticate", "allow"].contains(name.lowercased()) {
+      headers.add(name, value)
+    }
+    return Response(status: answer.status, headers: headers, body: .bytes(answer.body))
+  }
+
+  /// The request as the owner receives it.
+  private func encode(_ request: Request, token: String, host: String) -> [UInt8] {
+    let target = request.path + (request.query.map { "?" + $0 } ?? "")
+    var head = "\(request.method) \(target) HTTP/1.1\r\nHost: \(host)\r\n"
+    head += "Authorization: Bearer \(token)\r\n\(Self.forwardedHeader): \(processID)\r\n"
+    if let contentType = request.headers["Content-Type"] { head += "Content-Type: \(contentType)\r\n" }
+    head += "Content-Length: \(request.body.count)\r\n\r\n"
+    return Array(head.utf8) + request.body
+  }
+
+  /// `http://host:port` -> (`host`, `port`); `nil` for anything else.
+  static func hostAndPort(_ address: String) -> (String, Int)? {
+    guard address.hasPrefix("http://") else { return nil }
+    let authority = address.dropFirst("http://".count).split(separator: "/", maxSplits: 1).first ?? ""
+    guard let colon = authority.lastIndex(of: ":"), let port = Int(authority[authority.index(after: colon)...]) else {
+      return nil
+    }
+    let host = authority[..<colon].trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+    return host.isEmpty ? nil : (host, port)
+  }
+}
