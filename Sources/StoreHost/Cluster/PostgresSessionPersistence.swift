@@ -3,8 +3,8 @@ import Foundation
 /// Sessions in a PostgreSQL database shared by several StoreHost processes
 /// (`--database postgres://...`).
 ///
-/// Saves are fenced by ownership: a process writes a session only while it holds the
-/// session's lease (see ``SessionLeases``), and only a newer version replaces an older one, so
+/// Saves are fenced by ownership: a process writes a session only while it is the session's
+/// owner (see ``SessionLeases``), and only a newer version replaces an older one, so
 /// a process that lost its lease can never overwrite the new owner's state. Each save
 /// announces the new version on ``PostgresSchema/sessionChannel`` in the same transaction
 /// (``SessionNotification``), so processes streaming the session learn of it in commit order.
@@ -28,7 +28,7 @@ public final class PostgresSessionPersistence: SessionPersistence {
   ///
   /// - Parameters:
   ///   - processID: This process's id in `storehost_sessions.owner`.
-  ///   - leaseDuration: How long a session stays this process's after its last renewal.
+  ///   - leaseDuration: How long this process's sessions stay its own after its last heartbeat.
   ///   - poolSize: Connections to the database; 4 by default (see ``PostgresPool``).
   /// - Throws: A ``PostgresError`` when the database is unreachable.
   public static func open(
@@ -72,7 +72,7 @@ public final class PostgresSessionPersistence: SessionPersistence {
     let parameters = [
       snapshot.id.rawValue, String(snapshot.version), String(decoding: snapshot.state, as: UTF8.self),
       String(snapshot.createdAt.timeIntervalSince1970), String(snapshot.lastActiveAt.timeIntervalSince1970),
-      processID, leaseDuration.postgresInterval,
+      processID,
       SessionNotification.payload(
         id: snapshot.id, version: snapshot.version, state: String(decoding: snapshot.state, as: UTF8.self)),
     ]
@@ -81,16 +81,16 @@ public final class PostgresSessionPersistence: SessionPersistence {
 
   /// Stores one snapshot when this process owns the session (or nobody stored it yet) and it
   /// is newer than the stored one, and announces it at commit. Returns a row when it saved.
-  /// Parameters: id, version, state, created_at, last_active_at, owner, lease interval, payload.
+  /// Parameters: id, version, state, created_at, last_active_at, owner, notification payload.
   static let upsert = """
     WITH saved AS (
-      INSERT INTO storehost_sessions AS s (id, version, state, created_at, last_active_at, owner, lease_until)
-      VALUES ($1, $2, $3, $4, $5, $6, now() + $7::interval)
+      INSERT INTO storehost_sessions AS s (id, version, state, created_at, last_active_at, owner)
+      VALUES ($1, $2, $3, $4, $5, $6)
       ON CONFLICT (id) DO UPDATE
         SET version = excluded.version, state = excluded.state, last_active_at = excluded.last_active_at
         WHERE s.owner = excluded.owner AND s.version < excluded.version
       RETURNING s.id)
-    SELECT pg_notify('\(PostgresSchema.sessionChannel)', $8) FROM saved
+    SELECT pg_notify('\(PostgresSchema.sessionChannel)', $7) FROM saved
     """
 
   /// Deletes the session and announces it (version ``SessionNotification/deletedVersion``).

@@ -13,10 +13,10 @@ import Synchronization
 /// try await host.joinCluster(advertising: "http://10.0.0.5:8080")
 /// ```
 ///
-/// Ownership is tracked here per session with the instant until which this process may trust
-/// its lease: the start of the renewal (or takeover) that extended it plus the lease duration,
-/// less a safety margin for a slow database round trip. A session whose lease is not known to
-/// be valid is never served locally; the request goes back through the database instead.
+/// Ownership is tracked here with the instant until which this process may trust its lease:
+/// the start of the heartbeat (or takeover) that last renewed it plus the lease duration, less
+/// a safety margin for a slow database round trip. A session is served locally only while
+/// that holds; otherwise the request goes back through the database.
 public final class SessionCluster: Sendable {
   /// How much sooner than the database this process considers its own lease over.
   static let leaseSafetyMargin: Duration = .milliseconds(750)
@@ -28,8 +28,14 @@ public final class SessionCluster: Sendable {
   public let sharedValues: ClusterSharedValues
   let listener: PostgresListener
   let forwarder: RequestForwarder
-  /// Until when each locally owned session's lease is known to hold, and since when it is held.
-  private let owned = Mutex<[SessionID: (since: ContinuousClock.Instant, validUntil: ContinuousClock.Instant)]>([:])
+  private struct Ownership {
+    /// The sessions this process owns, each with when it took them.
+    var sessions: [SessionID: ContinuousClock.Instant] = [:]
+    /// Until when this process's lease is known to hold.
+    var validUntil = ContinuousClock.now
+  }
+
+  private let ownership = Mutex(Ownership())
 
   /// Starts listening for the announcements of every process on `persistence`'s database.
   public init(persistence: PostgresSessionPersistence, eventHistoryLength: Int) {
@@ -57,47 +63,58 @@ public final class SessionCluster: Sendable {
   /// How long a takeover may wait for a dead owner's lease to run out.
   var takeoverWait: Duration { leases.leaseDuration + .seconds(2) }
 
+  /// Registers this process's address and starts its lease.
+  func join(advertising address: String) async throws {
+    let start = ContinuousClock.now
+    try await leases.register(address: address)
+    extendLease(renewedAt: start)
+  }
+
   /// Whether this process may serve `id` locally right now.
   func holdsLease(_ id: SessionID) -> Bool {
-    owned.withLock { $0[id].map { ContinuousClock.now < $0.validUntil } ?? false }
+    ownership.withLock { $0.sessions[id] != nil && ContinuousClock.now < $0.validUntil }
   }
 
-  /// Records a lease taken or created by a database call that started at `start`.
+  /// Records a session taken or created by a database call that started at `start` (a
+  /// takeover also renews this process's heartbeat).
   func didAcquire(_ id: SessionID, at start: ContinuousClock.Instant) {
-    let validUntil = start + leases.leaseDuration - Self.leaseSafetyMargin
-    owned.withLock { $0[id] = (start, validUntil) }
+    ownership.withLock { $0.sessions[id] = start }
+    extendLease(renewedAt: start)
   }
 
-  /// Forgets a lease this process gave up or lost.
+  /// Forgets a session this process gave up or lost.
   func didRelease(_ id: SessionID) {
-    owned.withLock { _ = $0.removeValue(forKey: id) }
+    ownership.withLock { _ = $0.sessions.removeValue(forKey: id) }
   }
 
-  /// Renews every lease once.
-  /// - Returns: The sessions this process lost: not renewed though held before the renewal
-  ///   started, or no longer known valid because renewals keep failing.
+  /// Renews this process's lease once.
+  /// - Returns: The sessions this process lost: taken over by another process though held
+  ///   before the renewal started, or all of them once renewals failed for a lease's length.
   func renewLeases() async -> [SessionID] {
     let start = ContinuousClock.now
     let renewed = try? await leases.renew()
-    let validUntil = start + leases.leaseDuration - Self.leaseSafetyMargin
-    return owned.withLock { owned in
-      var lost: [SessionID] = []
-      for (id, lease) in owned {
-        if let renewed, renewed.contains(id) {
-          owned[id]!.validUntil = max(lease.validUntil, validUntil)
-        } else if (renewed != nil && lease.since < start) || lease.validUntil <= .now {
-          lost.append(id)
-        }
+    if renewed != nil { extendLease(renewedAt: start) }
+    return ownership.withLock { ownership in
+      let lost: [SessionID]
+      if let renewed {
+        lost = ownership.sessions.filter { !renewed.contains($0.key) && $0.value < start }.map(\.key)
+      } else {
+        lost = ContinuousClock.now < ownership.validUntil ? [] : Array(ownership.sessions.keys)
       }
-      for id in lost { owned[id] = nil }
+      for id in lost { ownership.sessions[id] = nil }
       return lost
     }
+  }
+
+  private func extendLease(renewedAt start: ContinuousClock.Instant) {
+    let validUntil = start + leases.leaseDuration - Self.leaseSafetyMargin
+    ownership.withLock { $0.validUntil = max($0.validUntil, validUntil) }
   }
 
   /// Gives up every lease, forgets this process's address and stops listening.
   func leave() async {
     try? await leases.releaseAll()
-    owned.withLock { $0 = [:] }
+    ownership.withLock { $0.sessions = [:] }
     listener.stop()
   }
 }

@@ -12,12 +12,12 @@ extension SessionHost {
   }
 
   /// Registers `address` (`http://host:port`, reachable by the other processes) as where
-  /// this process serves forwarded requests, and starts renewing its leases every
+  /// this process serves forwarded requests, and starts renewing its lease every
   /// ``SessionLeases/renewalInterval``; sessions it loses are dropped here without being
   /// deleted. Does nothing without a cluster.
   public func joinCluster(advertising address: String) async throws {
     guard let cluster else { return }
-    try await cluster.leases.register(address: address)
+    try await cluster.join(advertising: address)
     let task = Task { [weak self] in
       while !Task.isCancelled {
         try? await Task.sleep(for: SessionLeases.renewalInterval)

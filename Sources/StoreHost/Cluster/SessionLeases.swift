@@ -1,20 +1,25 @@
 import Foundation
 
-/// Which process owns each session, kept in `storehost_sessions.owner` / `lease_until`.
+/// Which process owns each session: `storehost_sessions.owner`, valid while that process's
+/// heartbeat in `storehost_processes` is fresh.
 ///
 /// One process at a time owns a session: it alone reduces the session's actions and runs its
-/// effects. It keeps its sessions by renewing all their leases at once every
-/// ``renewalInterval``; a lease that was not renewed for ``defaultLeaseDuration`` (the owner
-/// died, hung, or lost the database) lets any other process take the session over from its
-/// last durable state. A process that drains releases its leases, so others take over at once.
-/// Lease times are the database's clock, so process clocks need not agree.
+/// effects. The lease is the process's, not each session's: a process keeps all its sessions
+/// by renewing one heartbeat row every ``renewalInterval``. A heartbeat older than
+/// ``defaultLeaseDuration`` (the owner died, hung, or lost the database) lets any other
+/// process take over any of its sessions from their last durable state. A process that drains
+/// gives its sessions up, so others take over at once. Heartbeat times are the database's
+/// clock, so process clocks need not agree.
+///
+/// Renewing a heartbeat touches one row whatever the number of sessions, and takes no lock a
+/// session's save also takes, so renewals never wait for (or deadlock with) saves.
 public final class SessionLeases: Sendable {
-  /// How long a lease lasts after its last renewal, by default: 4 s. Takeover after a crash
-  /// waits this long; shorter leases make a hiccup of the owner more likely to cost it its
-  /// sessions.
+  /// How long a process's sessions stay its own after its last heartbeat, by default: 4 s.
+  /// Takeover after a crash waits this long; shorter leases make a hiccup of the owner more
+  /// likely to cost it its sessions.
   public static let defaultLeaseDuration: Duration = .seconds(4)
-  /// How often an owner renews its leases: 1 s, so three renewals in a row may fail before
-  /// a lease runs out.
+  /// How often a process renews its heartbeat: 1 s, so three renewals in a row may fail
+  /// before its lease runs out.
   public static let renewalInterval: Duration = .seconds(1)
 
   /// Where a session is, as far as the database knows.
@@ -37,7 +42,7 @@ public final class SessionLeases: Sendable {
     self.leaseDuration = persistence.leaseDuration
   }
 
-  /// Records (or updates) this process's address for forwarded requests.
+  /// Records (or updates) this process's address for forwarded requests, and its heartbeat.
   func register(address: String) async throws {
     try await pool.run { [processID] connection in
       try connection.execute(
@@ -48,13 +53,16 @@ public final class SessionLeases: Sendable {
     }
   }
 
-  /// Takes the session if nobody holds a live lease on it (or this process does already).
+  /// Takes the session if its owner's lease ran out (or it has none, or it is this process),
+  /// renewing this process's heartbeat on the way.
   func acquire(_ id: SessionID) async throws -> Acquisition {
     try await pool.run { [processID, leaseDuration] connection in
       let taken = try connection.execute(
         """
-        UPDATE storehost_sessions SET owner = $2, lease_until = now() + $3::interval
-        WHERE id = $1 AND (owner IS NULL OR owner = $2 OR lease_until < now())
+        WITH beat AS (UPDATE storehost_processes SET heartbeat_at = now() WHERE id = $2)
+        UPDATE storehost_sessions s SET owner = $2
+        WHERE id = $1 AND (owner IS NULL OR owner = $2 OR NOT EXISTS (
+          SELECT 1 FROM storehost_processes p WHERE p.id = s.owner AND p.heartbeat_at > now() - $3::interval))
         RETURNING id, version, state, created_at, last_active_at
         """, [id.rawValue, processID, leaseDuration.postgresInterval])
       if let row = taken.first { return .acquired(try SessionSnapshot(row: row)) }
@@ -78,15 +86,12 @@ public final class SessionLeases: Sendable {
     }
   }
 
-  /// Extends every lease this process holds and its heartbeat.
+  /// Renews this process's heartbeat.
   /// - Returns: The sessions this process still owns.
   func renew() async throws -> Set<SessionID> {
-    try await pool.run { [processID, leaseDuration] connection in
-      let rows = try connection.execute(
-        """
-        WITH beat AS (UPDATE storehost_processes SET heartbeat_at = now() WHERE id = $1)
-        UPDATE storehost_sessions SET lease_until = now() + $2::interval WHERE owner = $1 RETURNING id
-        """, [processID, leaseDuration.postgresInterval])
+    try await pool.run { [processID] connection in
+      try connection.execute("UPDATE storehost_processes SET heartbeat_at = now() WHERE id = $1", [processID])
+      let rows = try connection.execute("SELECT id FROM storehost_sessions WHERE owner = $1", [processID])
       return Set(rows.compactMap { $0.first.flatMap { $0 }.flatMap(SessionID.init) })
     }
   }
@@ -95,16 +100,14 @@ public final class SessionLeases: Sendable {
   func release(_ id: SessionID) async throws {
     try await pool.run { [processID] connection in
       try connection.execute(
-        "UPDATE storehost_sessions SET owner = NULL, lease_until = NULL WHERE id = $1 AND owner = $2",
-        [id.rawValue, processID])
+        "UPDATE storehost_sessions SET owner = NULL WHERE id = $1 AND owner = $2", [id.rawValue, processID])
     }
   }
 
   /// Gives up every session and forgets this process's address: the process is draining.
   func releaseAll() async throws {
     try await pool.run { [processID] connection in
-      try connection.execute(
-        "UPDATE storehost_sessions SET owner = NULL, lease_until = NULL WHERE owner = $1", [processID])
+      try connection.execute("UPDATE storehost_sessions SET owner = NULL WHERE owner = $1", [processID])
       try connection.execute("DELETE FROM storehost_processes WHERE id = $1", [processID])
     }
   }

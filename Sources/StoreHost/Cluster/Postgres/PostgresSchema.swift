@@ -5,10 +5,9 @@
 /// transaction-scoped advisory lock first, so exactly one of them migrates.
 ///
 /// - `storehost_sessions`: one row per session: its latest durable `version` and `state`
-///   (compact JSON), times as Unix seconds, and the lease: `owner` (a process id) and
-///   `lease_until` (the database's clock, so process clocks need not agree).
+///   (compact JSON), times as Unix seconds, and its `owner` (a process id; see ``SessionLeases``).
 /// - `storehost_processes`: each live process's id, the address other processes forward
-///   actions to, and its last heartbeat.
+///   actions to, and its last heartbeat (the database's clock), which is its lease.
 /// - `storehost_shared` (since version 2): values shared by every process, by key, each with
 ///   a version that grows with every change.
 enum PostgresSchema {
@@ -30,8 +29,7 @@ enum PostgresSchema {
       state text NOT NULL,
       created_at double precision NOT NULL,
       last_active_at double precision NOT NULL,
-      owner text,
-      lease_until timestamptz
+      owner text
     );
     CREATE INDEX storehost_sessions_owner ON storehost_sessions (owner);
     CREATE TABLE storehost_processes (
