@@ -21,6 +21,11 @@ final class SessionFollowers: Sendable {
   /// The number of sessions watched from this process.
   var count: Int { fanouts.withLock { $0.count } }
 
+  /// The number of clients watching `id` from this process.
+  func clientCount(_ id: SessionID) -> Int {
+    fanouts.withLock { $0[id]?.clientCount ?? 0 }
+  }
+
   /// Makes sure the session's fanout exists, so a stream can start.
   /// - Returns: `false` when there is no such session.
   /// - Throws: ``HTTPError/databaseUnavailable()`` while the listener has no connection.

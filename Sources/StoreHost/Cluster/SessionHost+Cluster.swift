@@ -118,6 +118,11 @@ extension SessionHost {
     _ = try Authentication.authenticate(request, for: id, with: tokenSigner)
     let followers = cluster.followers
     guard try await followers.prepare(id, listener: cluster.listener) else { throw HTTPError.sessionNotFound() }
+    let maxStreams = configuration.limits.maxEventStreamsPerSession
+    guard followers.clientCount(id) < maxStreams else {
+      throw HTTPError.rateLimited(
+        retryAfter: .seconds(5), "This session has \(maxStreams) event streams open here already.")
+    }
     let patches = request.queryItem("patch") == "1"
     let lastEventID = (request.headers["Last-Event-ID"] ?? request.queryItem("lastEventId")).flatMap { Int($0) }
     let retry = Int(configuration.eventStreamRetry.secondsValue * 1000)
