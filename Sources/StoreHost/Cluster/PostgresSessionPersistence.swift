@@ -29,17 +29,17 @@ public final class PostgresSessionPersistence: SessionPersistence {
   /// - Parameters:
   ///   - processID: This process's id in `storehost_sessions.owner`.
   ///   - leaseDuration: How long this process's sessions stay its own after its last heartbeat.
-  ///   - poolSize: Connections to the database; 4 by default (see ``PostgresPool``).
+  ///   - poolSize: Connections to the database; `nil` for ``PostgresPool``'s default of 4.
   /// - Throws: A ``PostgresError`` when the database is unreachable.
   public static func open(
     url: String,
     processID: String,
     durability: Durability = .fast,
     leaseDuration: Duration = SessionLeases.defaultLeaseDuration,
-    poolSize: Int = 4
+    poolSize: Int? = nil
   ) async throws -> PostgresSessionPersistence {
     let pool = PostgresPool(
-      url: url, size: poolSize, setup: durability == .fast ? "SET synchronous_commit = off" : nil)
+      url: url, size: poolSize ?? PostgresPool.defaultSize, setup: durability == .fast ? "SET synchronous_commit = off" : nil)
     do {
       try await pool.run { try PostgresSchema.migrate($0) }
     } catch {

@@ -111,10 +111,11 @@ public final class SessionCluster: Sendable {
     ownership.withLock { $0.validUntil = max($0.validUntil, validUntil) }
   }
 
-  /// Gives up every lease, forgets this process's address and stops listening.
+  /// Gives up every session, forgets this process's address, and stops listening and forwarding.
   func leave() async {
     try? await leases.releaseAll()
     ownership.withLock { $0.sessions = [:] }
     listener.stop()
+    forwarder.stop()
   }
 }

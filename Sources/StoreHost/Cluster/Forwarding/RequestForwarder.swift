@@ -30,7 +30,12 @@ final class RequestForwarder: Sendable {
   private typealias Job = @Sendable (inout [String: ForwardingConnection]) -> Void
 
   let processID: String
-  private let jobs = Mutex<[Job]>([])
+  private struct Queue {
+    var jobs: [Job] = []
+    var isStopped = false
+  }
+
+  private let queue = Mutex(Queue())
   private let available = DispatchSemaphore(value: 0)
 
   init(processID: String) {
@@ -53,19 +58,36 @@ final class RequestForwarder: Sendable {
           try Self.exchange(bytes, host: host, port: port, connections: &connections)
         })
       }
-      jobs.withLock { $0.append(job) }
-      available.signal()
+      let queued = queue.withLock { queue in
+        guard !queue.isStopped else { return false }
+        queue.jobs.append(job)
+        return true
+      }
+      if queued { available.signal() } else { answered.resume(returning: .failure(.notDelivered)) }
     }
     return try result.get()
   }
 
-  /// One thread's loop; its connections live as long as it does.
+  /// Ends the threads once the forwards already queued are answered; later forwards fail
+  /// as not delivered.
+  func stop() {
+    queue.withLock { $0.isStopped = true }
+    for _ in 0..<Self.threadCount { available.signal() }
+  }
+
+  /// One thread's loop until stopped and drained; its connections live as long as it does.
   private func serve() {
     var connections: [String: ForwardingConnection] = [:]
     while true {
       available.wait()
-      guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
-      job(&connections)
+      let (job, isStopped) = queue.withLock { queue in
+        (queue.jobs.isEmpty ? nil : queue.jobs.removeFirst(), queue.isStopped)
+      }
+      if let job {
+        job(&connections)
+      } else if isStopped {
+        return
+      }
     }
   }
 

@@ -44,7 +44,7 @@ final class PostgresPool: Sendable {
   let size: Int
 
   /// Starts `size` threads; none connects before its first job.
-  init(url: String, size: Int = defaultSize, setup: String? = nil) {
+  init(url: String, size: Int, setup: String? = nil) {
     self.url = url
     self.setup = setup
     self.size = size
