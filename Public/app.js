@@ -90,9 +90,20 @@ function show(route, { moveFocus }) {
   const heading = section.querySelector("h1");
   document.title = `${heading.textContent} · StoreHost demo`;
   document.querySelector(`[data-route="${route}"]`)?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  updateTabEdges();
   // After a navigation, start reading at the new page's heading, as a page load would.
   if (moveFocus) heading.focus({ preventScroll: true });
 }
+
+// Fade the tab bar's edge where more tabs hide (phones).
+const tabList = document.querySelector(".tabs ul");
+function updateTabEdges() {
+  const { scrollLeft, scrollWidth, clientWidth } = tabList;
+  tabList.classList.toggle("more-left", scrollLeft > 1);
+  tabList.classList.toggle("more-right", scrollLeft + clientWidth < scrollWidth - 1);
+}
+tabList.addEventListener("scroll", updateTabEdges, { passive: true });
+window.addEventListener("resize", updateTabEdges);
 
 window.addEventListener("hashchange", () => {
   const route = routeFromHash();

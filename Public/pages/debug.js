@@ -61,11 +61,11 @@ export function setupDebug(section, { client, showError }) {
       case "action":
         return entry("action", "action", event.receivedAt, describeAction(event.action));
       case "patch": {
-        const row = entry("change", `v${event.version}`, event.receivedAt, null);
         const ops = document.createElement("ul");
         ops.className = "log-ops";
         for (const op of event.ops) ops.append(describeOp(op));
-        row.append(ops);
+        if (event.ops.length === 0) ops.append(text("li", "log-payload", "no change"));
+        const row = entry("change", `v${event.version}`, event.receivedAt, ops);
         row.hidden = !showChanges.checked;
         return row;
       }
@@ -113,25 +113,42 @@ function entry(kind, badge, time, body) {
 }
 
 /**
- * An action as its path of cases and the payload at the end, the way TCA prints it:
- * `{"todos": {"binding": {"newTodoText": "Milk"}}}` reads `todos.binding.newTodoText "Milk"`.
+ * An action as its path of cases and the payload at the end, close to how TCA prints it:
+ * `{"counter": "incrementButtonTapped"}` reads `counter.incrementButtonTapped`, and
+ * `{"todos": {"binding": {"newTodoText": "Milk"}}}` reads `todos.binding \.newTodoText = "Milk"`.
  */
 function describeAction(action) {
   const path = [];
   let value = action;
-  while (value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 1) {
+  while (isSingleKeyObject(value) && path.at(-1) !== "binding") {
     const [key] = Object.keys(value);
     path.push(key);
     value = value[key];
   }
-  if (typeof value === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) {
+  const fragment = document.createDocumentFragment();
+  if (path.at(-1) === "binding" && isSingleKeyObject(value)) {
+    const [field] = Object.keys(value);
+    fragment.append(
+      text("span", "log-name", path.join(".")),
+      " ",
+      text("span", "log-field", `\\.${field}`),
+      " = ",
+      text("span", "log-payload", shorten(JSON.stringify(value[field]))),
+    );
+    return fragment;
+  }
+  if (typeof value === "string") {
+    // A case without payload, encoded as its name.
     path.push(value);
     value = undefined;
   }
-  const fragment = document.createDocumentFragment();
   fragment.append(text("span", "log-name", path.join(".") || "(action)"));
   if (value !== undefined) fragment.append(" ", text("span", "log-payload", shorten(JSON.stringify(value))));
   return fragment;
+}
+
+function isSingleKeyObject(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 1;
 }
 
 function describeOp(op) {

@@ -15,6 +15,6 @@ export function setupShared(section, { send }) {
     unavailable.hidden = available;
     button.setAttribute("aria-disabled", String(!available));
     section.dataset.available = String(available);
-    setText(count, available ? state.shared.count : "–", { bump: true });
+    setText(count, available ? state.shared.count : "", { bump: true });
   };
 }

@@ -353,6 +353,24 @@ def test_screenshots_of_every_page(server, browser):
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
 
+def test_a_gone_session_is_replaced_by_a_new_one(server, browser):
+    open_page(browser, server, "counter")
+    old = browser.execute_script("return window.storehost.sessionId")
+    # End the session behind the page's back, as an idle eviction would.
+    answer = browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch('/api/sessions/' + arguments[0], {method: 'DELETE'}).then(r => done(r.status), e => done(String(e)));",
+        old)
+    assert answer == 204, answer
+    wait(browser, lambda d: d.execute_script("return window.storehost.sessionId") not in (None, old),
+         "the page did not create a new session")
+    wait_for_status(browser, "open")
+    wait_for_text(browser, "counter-count", "0")
+    browser.find_element(By.ID, "counter-increment").click()
+    wait_for_text(browser, "counter-count", "1")
+    assert browser.execute_script("return localStorage.getItem('storehost.session')") != old
+
+
 def test_page_recovers_after_a_server_restart(server, browser):
     open_page(browser, server, "counter")
     session = browser.execute_script("return window.storehost.sessionId")
