@@ -239,14 +239,18 @@ export class StoreHostClient {
    */
   async startNewSession() {
     const old = this.#sessionId;
+    // Close the stream first: the server ends it on delete, and that is no error to recover from.
+    this.#dropStream();
     if (old) {
       try {
         await this.#request("DELETE", `/api/sessions/${encodeURIComponent(old)}`);
       } catch (error) {
-        if (!(error instanceof StoreHostError) || error.status !== 404) throw error;
+        if (!(error instanceof StoreHostError) || error.status !== 404) {
+          this.#streamFailed(); // keep following the old session
+          throw error;
+        }
       }
     }
-    this.#dropStream();
     this.#sessionId = null;
     this.#setStatus(Status.connecting);
     await this.#recover(null, { waitFirst: false });

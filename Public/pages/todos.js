@@ -5,7 +5,7 @@ import { plural } from "./render.js";
 const deleteIcon =
   '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M6 6l12 12M18 6L6 18"/></svg>';
 
-export function setupTodos(section, { send, showError }) {
+export function setupTodos(section, { client, send, showError }) {
   const form = section.querySelector("#todo-form");
   const input = section.querySelector("#todo-new");
   const list = section.querySelector("#todo-list");
@@ -146,9 +146,17 @@ export function setupTodos(section, { send, showError }) {
     }
   }
 
+  let session = null;
+
   return (state, version) => {
     const todos = state.todos;
     if (!todos) return;
+    if (client.sessionId !== session) {
+      // A new session counts its versions from the start again.
+      session = client.sessionId;
+      editVersion = 0;
+      filterVersion = 0;
+    }
     if (editsInFlight === 0 && !editPending && version >= editVersion && input.value !== todos.newTodoText) {
       input.value = todos.newTodoText;
     }

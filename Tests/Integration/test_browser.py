@@ -288,6 +288,23 @@ def test_shared_counter_moves_in_the_other_browser(server, browser, second_brows
     wait_for_text(browser, "shared-count", str(before + 1))
 
 
+def test_session_named_in_the_url(server, browser, second_browser):
+    # This browser's own session, named in the URL, is resumed.
+    open_page(browser, server, "counter")
+    own = browser.execute_script("return window.storehost.sessionId")
+    browser.get(f"{server.url}/?session={own}#/counter")
+    wait_for_status(browser, "open")
+    assert browser.execute_script("return window.storehost.sessionId") == own
+
+    # A session this browser holds no token for (or that does not exist) is replaced by a
+    # new one, and the URL follows.
+    second_browser.get(f"{server.url}/?session={own}#/counter")
+    wait_for_status(second_browser, "open")
+    replacement = second_browser.execute_script("return window.storehost.sessionId")
+    assert replacement != own
+    assert f"session={replacement}" in second_browser.current_url
+
+
 def test_debug_page_logs_actions_in_order(server, browser):
     open_page(browser, server, "counter")
     before = int(text_of(browser, "counter-count"))
