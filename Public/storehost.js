@@ -316,7 +316,8 @@ export class StoreHostClient {
       this.#version = null;
       this.#emitEvent({ type: "session", id: session.id, created: Boolean(session.created) });
     }
-    if (this.#version === null || session.version > this.#version) {
+    // Normally the same or newer; older only if the server lost versions (see #receiveState).
+    if (session.version !== this.#version) {
       this.#emitEvent({ type: "state", version: session.version, state: session.state });
       this.#setState(session.state, session.version);
     }
@@ -406,8 +407,11 @@ export class StoreHostClient {
     if (!data || typeof data.version !== "number") return this.#resync();
     this.#attempt = 0;
     this.#emitEvent({ type: "state", version: data.version, state: data.state });
-    // Versions only grow; a state at or before the one shown adds nothing.
-    if (this.#version === null || data.version > this.#version) this.#setState(data.state, data.version);
+    if (data.version === this.#version) return; // the state shown already
+    // Versions only grow, so the server sends an older full state only when it lost the
+    // versions after it (a crash before they were saved): the server's state wins.
+    if (data.version < this.#version) console.warn(`StoreHost: the server went back from version ${this.#version} to ${data.version}.`);
+    this.#setState(data.state, data.version);
   }
 
   #receivePatch(event) {

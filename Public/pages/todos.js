@@ -147,16 +147,19 @@ export function setupTodos(section, { client, send, showError }) {
   }
 
   let session = null;
+  let lastVersion = 0;
 
   return (state, version) => {
     const todos = state.todos;
     if (!todos) return;
-    if (client.sessionId !== session) {
-      // A new session counts its versions from the start again.
+    if (client.sessionId !== session || version < lastVersion) {
+      // A new session counts its versions from the start again (as does a server that
+      // lost its latest versions).
       session = client.sessionId;
       editVersion = 0;
       filterVersion = 0;
     }
+    lastVersion = version;
     if (editsInFlight === 0 && !editPending && version >= editVersion && input.value !== todos.newTodoText) {
       input.value = todos.newTodoText;
     }
