@@ -128,6 +128,7 @@ def new_browser():
         options.add_argument(argument)
     # Each driver gets its own fresh profile, so its own cookie jar and localStorage:
     # two drivers are two browsers, each with its own session.
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(WAIT)
     return driver
@@ -370,6 +371,12 @@ def test_screenshots_of_every_page(server, browser):
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
 
+def test_no_errors_in_the_console_so_far(browser):
+    # Runs before the tests that delete a session or stop the server on purpose.
+    errors = [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert errors == [], errors
+
+
 def test_a_gone_session_is_replaced_by_a_new_one(server, browser):
     open_page(browser, server, "counter")
     old = browser.execute_script("return window.storehost.sessionId")
@@ -396,6 +403,8 @@ def test_page_recovers_after_a_server_restart(server, browser):
     server.stop()
     wait(browser, lambda d: status(d) in ("reconnecting", "connecting"), "the page did not notice the server stopped")
     assert text_of(browser, "connection-text") != "Live"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SCREENSHOTS / "reconnecting-desktop.png"))
     server.start()
 
     wait_for_status(browser, "open")
