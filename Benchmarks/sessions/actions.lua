@@ -1,4 +1,4 @@
--- wrk script: POSTs {"counter":"incrementButtonTapped"} to the sessions listed in
+-- wrk script: POSTs "incrementButtonTapped" (Counter's action) to the sessions listed in
 -- sessions.txt ("id token" per line), each thread cycling through them.
 local sessions = {}
 local index = 0
@@ -16,7 +16,7 @@ function request()
   return wrk.format("POST", "/api/sessions/" .. session.id .. "/actions", {
     ["Authorization"] = "Bearer " .. session.token,
     ["Content-Type"] = "application/json",
-  }, '{"counter":"incrementButtonTapped"}')
+  }, '"incrementButtonTapped"')
 end
 
 function response(status, headers, body)

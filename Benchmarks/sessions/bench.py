@@ -111,7 +111,7 @@ async def post_to_event_latency(port, samples):
         started = time.perf_counter()
         status, body = await http(
             reader, writer, "POST", f"/api/sessions/{session[0]}/actions",
-            b'{"counter":"incrementButtonTapped"}', headers)
+            b'"incrementButtonTapped"', headers)
         assert status == 202, body
         version = json.loads(body)["version"]
         while True:

@@ -3,6 +3,7 @@ import json
 import signal
 import socket
 import subprocess
+import time
 
 import pytest
 
@@ -369,3 +370,49 @@ def test_strict_mode_loses_nothing_acknowledged_on_sigkill():
         assert state["state"]["counter"]["count"] == acknowledged
     finally:
         server.stop()
+
+
+# MARK: Lifecycle and the command
+
+def test_idle_sessions_are_evicted_and_their_effects_cancelled():
+    server = StorehostServer("--idle-timeout", "1").start()
+    try:
+        session, _ = create(server)
+        assert act(server, session, {"timer": "toggleButtonTapped"})[0] == 202
+        status, _, body = curl(server.url + "/metrics")
+        assert "storehost_effects_running 1" in body
+        time.sleep(2.5)  # Reading the state would count as activity; wait untouched.
+        assert get_state(server, session)[0] == 404
+        _, _, body = curl(server.url + "/metrics")
+        assert "storehost_effects_running 0" in body
+        assert "storehost_sessions 0" in body
+    finally:
+        server.stop()
+
+
+def test_running_effects_per_session_are_bounded():
+    server = StorehostServer("--max-effects-per-session", "1").start()
+    try:
+        session, _ = create(server)
+        assert act(server, session, {"timer": "toggleButtonTapped"})[0] == 202
+        status, body = act(server, session, {"numberFact": "factButtonTapped"})
+        assert status == 429 and "effects" in body["error"]["message"]
+        _, state = get_state(server, session)
+        assert state["version"] == 1 and state["state"]["numberFact"]["isLoading"] is False
+        other, _ = create(server)
+        assert act(server, other, {"numberFact": "factButtonTapped"})[0] == 202
+    finally:
+        server.stop()
+
+
+def test_help_lists_every_option_with_its_variable_and_default():
+    from storehost_server import BINARY
+    output = subprocess.run([str(BINARY), "--help"], capture_output=True, text=True, check=True).stdout
+    for flag, variable in [("--host", "STOREHOST_HOST"), ("--port", "STOREHOST_PORT"),
+                           ("--data", "STOREHOST_DATA"), ("--public", "STOREHOST_PUBLIC"),
+                           ("--tls-cert", "STOREHOST_TLS_CERT"), ("--durability", "STOREHOST_DURABILITY"),
+                           ("--max-sessions", "STOREHOST_MAX_SESSIONS")]:
+        assert flag in output and variable in output
+    assert "default: 8080" in output
+    bad = subprocess.run([str(BINARY), "--durability", "sometimes"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "--durability must be fast or strict" in bad.stderr
