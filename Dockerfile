@@ -16,6 +16,7 @@ FROM ${SWIFT_IMAGE} AS build
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         libssl-dev libsqlite3-dev pkg-config \
+    && apt-get clean \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
@@ -32,8 +33,9 @@ FROM ${RUNTIME_IMAGE}
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         ca-certificates libssl3 libsqlite3-0 libstdc++6 \
+    && apt-get clean \
     && rm -rf /var/lib/apt/lists/* \
-    && useradd --system --uid 10001 --user-group --home-dir /data --no-create-home \
+    && useradd --uid 10001 --user-group --home-dir /data --no-create-home \
         --shell /usr/sbin/nologin storehost \
     && mkdir -p /data \
     && chown storehost:storehost /data

@@ -127,8 +127,9 @@ extension Option {
       help: "Write a JSON line per request to standard error.", defaultValue: "off"
     ) { settings, value throws(OptionError) in settings.server.accessLog = try boolean(value, "--access-log") },
     Option(
-      flag: "--log-level", environment: "STOREHOST_LOG_LEVEL", valueName: "debug|info|warning|error",
-      help: "Least severe JSON log line written to standard error.", defaultValue: "info"
+      flag: "--log-level", environment: "STOREHOST_LOG_LEVEL", valueName: "LEVEL",
+      help: "debug, info, warning or error: the least severe JSON log line written to standard error.",
+      defaultValue: "info"
     ) { settings, value throws(OptionError) in
       guard let level = LogLevel(name: value) else {
         throw OptionError(description: "--log-level must be debug, info, warning or error, not '\(value)'")
