@@ -176,6 +176,14 @@ stop_container() {
   podman logs "$container" > "$work/container.log" 2>&1
   [ "$status" = 0 ] || { cat "$work/container.log"; die "exit status $status after SIGTERM, expected 0"; }
   grep -q '"message":"stopped"' "$work/container.log" || { cat "$work/container.log"; die "no 'stopped' log line"; }
+  # Standard output's one start line aside, every line is a JSON log object.
+  python3 - "$work/container.log" << 'PYTHON' || { cat "$work/container.log"; die "a log line is not JSON"; }
+import json, sys
+for line in open(sys.argv[1]):
+    if not line.startswith("StoreHost serving "):
+        entry = json.loads(line)
+        assert {"time", "level", "message"} <= entry.keys(), line
+PYTHON
   podman rm "$container" > /dev/null
 }
 
