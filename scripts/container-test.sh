@@ -122,7 +122,7 @@ else
 FROM localhost/debian:bookworm-slim
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        binutils libc6-dev libgcc-12-dev libstdc++-12-dev libcurl4 libxml2 libedit2 \
+        binutils libc6-dev libgcc-12-dev libstdc++-12-dev libcurl4 libxml2 libedit2 libsqlite3-0 \
         libncurses6 zlib1g-dev pkg-config tzdata ca-certificates \
     && rm -rf /var/lib/apt/lists/*
 COPY toolchain /opt/swift
