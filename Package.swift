@@ -56,6 +56,10 @@ let package = Package(
     .executableTarget(name: "storehost", dependencies: ["StoreHost", "StoreHostDemo"]),
     .executableTarget(
       name: "ComposableBenchmarks", dependencies: ["ComposableArchitecture"], path: "Benchmarks/ComposableBenchmarks"),
+    // The session host serving Counter alone, for Benchmarks/sessions.
+    .executableTarget(
+      name: "storehost-counter-server", dependencies: ["StoreHost", "ComposableArchitecture"],
+      path: "Benchmarks/sessions/CounterServer"),
     .executableTarget(
       name: "StoreHostPersistenceBenchmarks", dependencies: ["StoreHost"], path: "Benchmarks/persistence/Benchmark"),
     // A child process for StoreHostTests to kill -9 in the middle of strict saves.

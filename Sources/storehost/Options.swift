@@ -15,6 +15,7 @@ struct Settings {
   var database: String?
   /// The URL other processes reach this one at; defaults to `http://HOST:PORT`.
   var advertise: String?
+  var logLevel = LogLevel.info
 
   init() {
     server.port = 8080
@@ -144,6 +145,16 @@ extension Option {
       flag: "--access-log", environment: "STOREHOST_ACCESS_LOG", valueName: nil,
       help: "Write a JSON line per request to standard error.", defaultValue: "off"
     ) { settings, value throws(OptionError) in settings.server.accessLog = try boolean(value, "--access-log") },
+    Option(
+      flag: "--log-level", environment: "STOREHOST_LOG_LEVEL", valueName: "LEVEL",
+      help: "debug, info, warning or error: the least severe JSON log line written to standard error.",
+      defaultValue: "info"
+    ) { settings, value throws(OptionError) in
+      guard let level = LogLevel(name: value) else {
+        throw OptionError(description: "--log-level must be debug, info, warning or error, not '\(value)'")
+      }
+      settings.logLevel = level
+    },
   ]
 
   private static func integer(_ value: String, _ flag: String, in range: ClosedRange<Int>) throws(OptionError) -> Int {
@@ -187,6 +198,9 @@ func parseSettings(
       try option.apply(&settings, value)
     }
   }
+  if settings.database != nil, settings.secret == nil {
+    throw OptionError(description: "--database needs --secret: every process must sign tokens with the same secret")
+  }
   if (settings.tlsCertificate == nil) != (settings.tlsKey == nil) {
     throw OptionError(description: "--tls-cert and --tls-key go together")
   }
@@ -207,9 +221,11 @@ private func splitFlag(_ argument: String) -> (String, String?) {
 func usage() -> String {
   var lines = [
     "usage: storehost [options]",
+    "       storehost healthcheck [options]",
     "",
     "Serves the StoreHost demo: one root store per browser session, over HTTP.",
     "Each option can also be set with its environment variable; flags win.",
+    "'healthcheck' asks the server those options describe for /healthz; exits 0 on 200.",
     "",
   ]
   for option in Option.all {

@@ -9,10 +9,13 @@ func fail(_ message: String, status: Int32 = 1) -> Never {
   exit(status)
 }
 
+var arguments = Array(CommandLine.arguments.dropFirst())
+let isHealthCheck = arguments.first == "healthcheck"
+if isHealthCheck { arguments.removeFirst() }
+
 let settings: Settings
 do {
-  guard let parsed = try parseSettings(
-    arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+  guard let parsed = try parseSettings(arguments: arguments, environment: ProcessInfo.processInfo.environment)
   else {
     print(usage())
     exit(0)
@@ -21,6 +24,18 @@ do {
 } catch {
   fail(error.description, status: 2)
 }
+if isHealthCheck { exit(HealthCheck.run(settings)) }
+
+let log = Logger(level: settings.logLevel)
+log.info("starting", [
+  "host": settings.server.host, "port": settings.server.port, "tls": settings.server.tls != nil,
+  "data": settings.dataDirectory, "public": settings.publicDirectory,
+  "durability": settings.host.durability.rawValue, "pid": Int(getpid()),
+])
+log.debug("limits", [
+  "max_sessions": settings.host.limits.maxSessions, "max_connections": settings.server.limits.maxConnections,
+  "idle_timeout": "\(settings.host.limits.idleTimeout)", "shutdown_timeout": "\(settings.server.shutdownTimeout)",
+])
 
 do {
   try FileManager.default.createDirectory(atPath: settings.dataDirectory, withIntermediateDirectories: true)
@@ -48,6 +63,9 @@ do {
     AppFeature()
   }
   let restored = try await host.restoreSessions()
+  // The PostgreSQL URL may hold a password, so only its kind is logged.
+  let database = settings.database == nil ? settings.dataDirectory + "/sessions.sqlite" : "postgres"
+  log.info("sessions restored", ["count": restored, "database": database])
 
   var router = Router()
   host.addRoutes(to: &router)
@@ -59,8 +77,12 @@ do {
   try await host.joinCluster(advertising: settings.advertise ?? "\(scheme)://\(settings.server.host):\(server.port)")
   print("StoreHost serving \(scheme)://\(settings.server.host):\(server.port) (\(restored) sessions restored)")
   fflush(nil)
+  log.info("serving", ["url": "\(scheme)://\(settings.server.host):\(server.port)", "port": server.port])
   try await server.run()
+  log.info("connections drained, saving sessions")
   await host.shutdown()
+  log.info("stopped")
 } catch {
-  fail("\(error)")
+  log.error("stopped on an error", ["error": "\(error)"])
+  exit(1)
 }

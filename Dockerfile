@@ -1,0 +1,58 @@
+# StoreHost demo server image. See README.md ("Deployment in a container").
+#
+#   podman build --format docker -t storehost .      (or: docker build -t storehost .)
+#   podman run -p 8080:8080 -v storehost-data:/data storehost
+#
+# The builder and the runtime must be the same Debian release: the binary links the
+# system's glibc, libssl3 and libsqlite3 dynamically, so the default builder is the
+# official image's bookworm variant, matching debian:bookworm-slim below.
+ARG SWIFT_IMAGE=swift:6.3-bookworm
+ARG RUNTIME_IMAGE=debian:bookworm-slim
+
+# --- build: the release binary with the Swift standard library and Foundation linked in.
+FROM ${SWIFT_IMAGE} AS build
+# DL3008: no version pins; the -dev packages follow the base image's Debian release.
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        libssl-dev libsqlite3-dev pkg-config \
+    && apt-get clean \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY . .
+# Public/ is optional in the context; the runtime stage copies whatever the build stage has.
+RUN swift build -c release --product storehost --static-swift-stdlib \
+    && mkdir -p /staging/Public \
+    && cp "$(swift build -c release --show-bin-path)/storehost" /staging/storehost \
+    && if [ -d Public ]; then cp -R Public/. /staging/Public/; fi
+
+# --- runtime: Debian slim with only the shared libraries `ldd storehost` lists.
+FROM ${RUNTIME_IMAGE}
+# DL3008: no version pins, so a rebuild picks up Debian's security updates.
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        ca-certificates libssl3 libsqlite3-0 libstdc++6 \
+    && apt-get clean \
+    && rm -rf /var/lib/apt/lists/* \
+    && useradd --uid 10001 --user-group --home-dir /data --no-create-home \
+        --shell /usr/sbin/nologin storehost \
+    && mkdir -p /data \
+    && chown storehost:storehost /data
+COPY --from=build /staging/storehost /usr/local/bin/storehost
+COPY --from=build /staging/Public /app/Public
+WORKDIR /app
+ENV STOREHOST_HOST=0.0.0.0 \
+    STOREHOST_PORT=8080 \
+    STOREHOST_DATA=/data \
+    STOREHOST_PUBLIC=/app/Public
+VOLUME ["/data"]
+USER 10001:10001
+EXPOSE 8080
+# The binary checks itself (GET /healthz on STOREHOST_PORT), so the image needs no curl.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=10s --retries=3 \
+    CMD ["storehost", "healthcheck"]
+# storehost is PID 1 and handles SIGTERM itself: it answers 503 on /healthz, drains
+# connections for up to STOREHOST_SHUTDOWN_TIMEOUT seconds, saves sessions, exits 0.
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["storehost"]

