@@ -4,7 +4,7 @@
 #   podman run -p 8080:8080 -v storehost-data:/data storehost
 #
 # The builder and the runtime must be the same Debian release: the binary links the
-# system's glibc, libssl3 and libsqlite3 dynamically, so the default builder is the
+# system's glibc, libssl3, libsqlite3 and libpq5 dynamically, so the default builder is the
 # official image's bookworm variant, matching debian:bookworm-slim below.
 ARG SWIFT_IMAGE=swift:6.3-bookworm
 ARG RUNTIME_IMAGE=debian:bookworm-slim
@@ -15,7 +15,7 @@ FROM ${SWIFT_IMAGE} AS build
 # hadolint ignore=DL3008
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        libssl-dev libsqlite3-dev pkg-config \
+        libssl-dev libsqlite3-dev libpq-dev pkg-config \
     && apt-get clean \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
@@ -32,7 +32,7 @@ FROM ${RUNTIME_IMAGE}
 # hadolint ignore=DL3008
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        ca-certificates libssl3 libsqlite3-0 libstdc++6 \
+        ca-certificates libssl3 libsqlite3-0 libpq5 libstdc++6 \
     && apt-get clean \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --uid 10001 --user-group --home-dir /data --no-create-home \
