@@ -30,7 +30,7 @@ pg_temp_start
 start() {
   local log="$work/server-${#pids[@]}.log"
   "$binary" --port 0 --durability "$durability" --secret benchmark-secret-0123456789abcdef0123 \
-    --actions-per-second 1000000 --action-burst 1000000 --max-effects-per-session 1000000 "$@" > "$log" 2>&1 &
+    --actions-per-second 1000000 --action-burst 1000000 --max-effects-per-session 1000000 --log-level error "$@" > "$log" 2>&1 &
   pids+=($!)
   for _ in $(seq 100); do grep -q "serving" "$log" && break; sleep 0.1; done
   urls+=("$(sed -n 's/^StoreHost serving \([^ ]*\).*/\1/p' "$log")")

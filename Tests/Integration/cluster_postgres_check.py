@@ -35,7 +35,7 @@ AFTER_KILL = 20
 def start(binary, database, data):
     process = subprocess.Popen(
         [binary, "--port", "0", "--database", database, "--durability", "strict", "--secret", SECRET,
-         "--data", data, "--actions-per-second", "10000", "--action-burst", "10000"],
+         "--data", data, "--actions-per-second", "10000", "--action-burst", "10000", "--log-level", "error"],
         stdout=subprocess.PIPE, text=True)
     line = process.stdout.readline().strip()
     assert line.startswith("StoreHost serving "), line

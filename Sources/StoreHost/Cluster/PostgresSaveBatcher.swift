@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// A save joins the waiting list; while fewer than `maxTransactions` batches are being
 /// written, a pool thread is asked to write one. That thread takes every waiting save (up
-/// to ``maxBatch``), writes each with its own fenced upsert inside one transaction, commits,
+/// to ``maxBatch``), writes each with its own fenced statement inside one transaction, commits,
 /// answers them, and takes the next batch until none waits. A session has at most one save
 /// in flight (its flush loop waits for each), so batches never race on one session.
 final class PostgresSaveBatcher: Sendable {
@@ -15,6 +15,7 @@ final class PostgresSaveBatcher: Sendable {
   /// One save and whoever waits for it.
   struct Save: Sendable {
     let id: SessionID
+    let sql: String
     let parameters: [String?]
     let continuation: CheckedContinuation<Void, any Error>
   }
@@ -37,12 +38,13 @@ final class PostgresSaveBatcher: Sendable {
     self.maxTransactions = max(1, maxTransactions)
   }
 
-  /// Saves `parameters` (see ``PostgresSessionPersistence/upsert``) once committed.
+  /// Runs `sql` with `parameters` (``PostgresSessionPersistence/insert`` or
+  /// ``PostgresSessionPersistence/update``: a row back means saved) in the next batch.
   /// - Throws: ``SessionLeaseLost`` when another process owns the session, or the database's error.
-  func save(_ id: SessionID, parameters: [String?]) async throws {
+  func save(_ id: SessionID, sql: String, parameters: [String?]) async throws {
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
       let startWriter = waiting.withLock { waiting in
-        waiting.saves.append(Save(id: id, parameters: parameters, continuation: continuation))
+        waiting.saves.append(Save(id: id, sql: sql, parameters: parameters, continuation: continuation))
         guard waiting.writers < maxTransactions else { return false }
         waiting.writers += 1
         return true
@@ -92,7 +94,7 @@ final class PostgresSaveBatcher: Sendable {
     var outcomes: [Result<Void, any Error>] = []
     do {
       for save in batch {
-        let saved = try connection.execute(PostgresSessionPersistence.upsert, save.parameters)
+        let saved = try connection.execute(save.sql, save.parameters)
         if saved.isEmpty {
           let owner = try connection.execute("SELECT owner FROM storehost_sessions WHERE id = $1", [save.id.rawValue])
           outcomes.append(owner.first?.first == processID ? .success(()) : .failure(SessionLeaseLost(id: save.id)))

@@ -65,32 +65,50 @@ public final class PostgresSessionPersistence: SessionPersistence {
     }
   }
 
-  /// Stores `snapshot` if this process owns the session (or nobody stored it yet) and it is
-  /// newer than the stored version, and announces it.
-  /// - Throws: ``SessionLeaseLost`` when another process owns the session.
+  /// Stores `snapshot` and announces it: version 0 creates the session, owned by this
+  /// process; a later version replaces the stored one only while this process owns the
+  /// session and the stored version is older.
+  /// - Throws: ``SessionLeaseLost`` when another process owns the session, or it was deleted.
   public func save(_ snapshot: SessionSnapshot) async throws {
-    let parameters = [
-      snapshot.id.rawValue, String(snapshot.version), String(decoding: snapshot.state, as: UTF8.self),
-      String(snapshot.createdAt.timeIntervalSince1970), String(snapshot.lastActiveAt.timeIntervalSince1970),
-      processID,
-      SessionNotification.payload(
-        id: snapshot.id, version: snapshot.version, state: String(decoding: snapshot.state, as: UTF8.self)),
-    ]
-    try await batcher.save(snapshot.id, parameters: parameters)
+    let state = String(decoding: snapshot.state, as: UTF8.self)
+    let payload = SessionNotification.payload(id: snapshot.id, version: snapshot.version, state: state)
+    let lastActive = String(snapshot.lastActiveAt.timeIntervalSince1970)
+    if snapshot.version == 0 {
+      try await batcher.save(
+        snapshot.id, sql: Self.insert,
+        parameters: [
+          snapshot.id.rawValue, state, String(snapshot.createdAt.timeIntervalSince1970), lastActive, processID,
+          payload,
+        ])
+    } else {
+      try await batcher.save(
+        snapshot.id, sql: Self.update,
+        parameters: [snapshot.id.rawValue, String(snapshot.version), state, lastActive, processID, payload])
+    }
   }
 
-  /// Stores one snapshot when this process owns the session (or nobody stored it yet) and it
-  /// is newer than the stored one, and announces it at commit. Returns a row when it saved.
-  /// Parameters: id, version, state, created_at, last_active_at, owner, notification payload.
-  static let upsert = """
+  /// Creates a session at version 0, owned by this process, and announces it at commit.
+  /// Returns a row when it saved. Parameters: id, state, created_at, last_active_at, owner,
+  /// notification payload.
+  static let insert = """
     WITH saved AS (
-      INSERT INTO storehost_sessions AS s (id, version, state, created_at, last_active_at, owner)
-      VALUES ($1, $2, $3, $4, $5, $6)
-      ON CONFLICT (id) DO UPDATE
-        SET version = excluded.version, state = excluded.state, last_active_at = excluded.last_active_at
-        WHERE s.owner = excluded.owner AND s.version < excluded.version
-      RETURNING s.id)
-    SELECT pg_notify('\(PostgresSchema.sessionChannel)', $7) FROM saved
+      INSERT INTO storehost_sessions (id, version, state, created_at, last_active_at, owner)
+      VALUES ($1, 0, $2, $3, $4, $5)
+      ON CONFLICT (id) DO NOTHING
+      RETURNING id)
+    SELECT pg_notify('\(PostgresSchema.sessionChannel)', $6) FROM saved
+    """
+
+  /// Stores a newer version of a session this process owns, and announces it at commit.
+  /// Returns a row when it saved: never for a session taken over by another process or
+  /// deleted meanwhile, so a stalled former owner cannot overwrite or bring it back.
+  /// Parameters: id, version, state, last_active_at, owner, notification payload.
+  static let update = """
+    WITH saved AS (
+      UPDATE storehost_sessions SET version = $2, state = $3, last_active_at = $4
+      WHERE id = $1 AND owner = $5 AND version < $2
+      RETURNING id)
+    SELECT pg_notify('\(PostgresSchema.sessionChannel)', $6) FROM saved
     """
 
   /// Deletes the session and announces it (version ``SessionNotification/deletedVersion``).
