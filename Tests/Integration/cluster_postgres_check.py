@@ -11,7 +11,8 @@ version in order, and the final state is right. Then stops the database: actions
 database_unavailable; once it is back, every process reconnects and the sessions continue
 from their durable state. Then kills one process with SIGKILL while
 actions keep flowing: its sessions continue on the others, no acknowledged action is lost,
-and the streams on the surviving processes stay contiguous.
+and the streams on the surviving processes stay contiguous. Last, drains a process with
+SIGTERM: the remaining one takes its sessions over at once.
 """
 import json
 import os
@@ -209,6 +210,18 @@ def main():
               "streams contiguous")
         for stream in streams:
             stream.stop.set()
+
+        # A process that drains (SIGTERM) gives its sessions up at once: the last process
+        # takes them over without waiting for a lease to run out.
+        processes[1][0].send_signal(signal.SIGTERM)
+        assert processes[1][0].wait(timeout=15) == 0
+        for session in sessions:
+            started = time.time()
+            before = client.get(f"{urls[2]}/api/sessions/{session['id']}",
+                                headers={"Authorization": "Bearer " + session["token"]}).json()["version"]
+            assert post(client, urls[2], session) == before + 1
+            assert time.time() - started < 2, "a drained process's session waited for its lease to expire"
+        print("ok: after SIGTERM, the last process took every session over at once")
     finally:
         for process, _ in processes:
             if process.poll() is None:
