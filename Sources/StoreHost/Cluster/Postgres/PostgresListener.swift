@@ -65,12 +65,13 @@ final class PostgresListener: Sendable {
     while !control.withLock({ $0.isStopped }) {
       if connection?.isHealthy != true {
         connection = try? PostgresConnection(url: url)
-        if let connection {
+        if let fresh = connection {
           do {
-            for channel in channels { try connection.execute("LISTEN \(channel)") }
-            handler.resynchronize(on: connection)
+            for channel in channels { try fresh.execute("LISTEN \(channel)") }
+            handler.resynchronize(on: fresh)
           } catch {
-            self.runJobs(on: nil)
+            connection = nil
+            runJobs(on: nil)
             waitForWake(milliseconds: 500)
             continue
           }

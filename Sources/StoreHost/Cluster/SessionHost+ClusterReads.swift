@@ -1,0 +1,64 @@
+import Foundation
+import HTTP
+
+/// The reads a clustered process serves itself, whoever owns the session: its state and its
+/// event stream, both from the database and its announcements.
+extension SessionHost {
+  /// `GET /api/sessions/{id}` in a cluster: the local state when owned here, else the latest
+  /// durable state from the database.
+  func clusteredState(_ request: Request) async throws -> Response {
+    guard let cluster, let id = request.parameters["id"].flatMap(SessionID.init) else {
+      throw HTTPError.sessionNotFound()
+    }
+    _ = try Authentication.authenticate(request, for: id, with: tokenSigner)
+    if let session = session(id), cluster.holdsLease(id) {
+      session.touch()
+      let (state, version) = session.snapshot
+      return jsonResponse(#"{"id":"\#(id)","version":\#(version),"state":\#(try JSONValue(encoding: state).jsonString)}"#)
+    }
+    let snapshot: SessionSnapshot?
+    do {
+      snapshot = try await cluster.leases.durableSnapshot(id)
+    } catch {
+      throw HTTPError.databaseUnavailable()
+    }
+    guard let snapshot else { throw HTTPError.sessionNotFound() }
+    let state = String(decoding: snapshot.state, as: UTF8.self)
+    return jsonResponse(#"{"id":"\#(id)","version":\#(snapshot.version),"state":\#(state)}"#)
+  }
+
+  /// `GET /api/sessions/{id}/events` in a cluster: every durable version, from whichever
+  /// process owns the session (see ``SessionFollowers``).
+  func clusteredEvents(_ request: Request) async throws -> Response {
+    guard let cluster, let id = request.parameters["id"].flatMap(SessionID.init) else {
+      throw HTTPError.sessionNotFound()
+    }
+    _ = try Authentication.authenticate(request, for: id, with: tokenSigner)
+    let followers = cluster.followers
+    guard try await followers.prepare(id, listener: cluster.listener) else { throw HTTPError.sessionNotFound() }
+    let maxStreams = configuration.limits.maxEventStreamsPerSession
+    guard followers.clientCount(id) < maxStreams else {
+      throw HTTPError.rateLimited(
+        retryAfter: .seconds(5), "This session has \(maxStreams) event streams open here already.")
+    }
+    let patches = request.queryItem("patch") == "1"
+    let lastEventID = (request.headers["Last-Event-ID"] ?? request.queryItem("lastEventId")).flatMap { Int($0) }
+    let retry = Int(configuration.eventStreamRetry.secondsValue * 1000)
+    return .eventStream { stream in
+      stream.retry(milliseconds: retry)
+      await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
+        let once = ResumeOnce(ended)
+        Task {
+          guard
+            let (fanout, client) = try? await followers.connect(
+              id, listener: cluster.listener, stream, patches: patches, log: false, lastEventID: lastEventID,
+              onEnd: { once.resume() })
+          else { return once.resume() }
+          await stream.waitUntilClosed()
+          followers.disconnect(id, fanout: fanout, client: client)
+          once.resume()
+        }
+      }
+    }
+  }
+}
