@@ -86,11 +86,18 @@ public final class SessionLeases: Sendable {
     }
   }
 
-  /// Renews this process's heartbeat.
+  /// How long the row of a process that died without draining is kept. Its sessions are
+  /// takeable once its lease ran out either way; this only bounds the table.
+  static let deadProcessRetention = "1 hour"
+
+  /// Renews this process's heartbeat, and forgets processes dead for longer than
+  /// ``deadProcessRetention``.
   /// - Returns: The sessions this process still owns.
   func renew() async throws -> Set<SessionID> {
     try await pool.run { [processID] connection in
       try connection.execute("UPDATE storehost_processes SET heartbeat_at = now() WHERE id = $1", [processID])
+      try connection.execute(
+        "DELETE FROM storehost_processes WHERE heartbeat_at < now() - interval '\(Self.deadProcessRetention)'")
       let rows = try connection.execute("SELECT id FROM storehost_sessions WHERE owner = $1", [processID])
       return Set(rows.compactMap { $0.first.flatMap { $0 }.flatMap(SessionID.init) })
     }
