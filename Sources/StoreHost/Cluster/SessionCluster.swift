@@ -63,11 +63,12 @@ public final class SessionCluster: Sendable {
   /// How long a takeover may wait for a dead owner's lease to run out.
   var takeoverWait: Duration { leases.leaseDuration + .seconds(2) }
 
-  /// Registers this process's address and starts its lease.
+  /// Registers this process's address, starts its lease and loads the shared values.
   func join(advertising address: String) async throws {
     let start = ContinuousClock.now
     try await leases.register(address: address)
     extendLease(renewedAt: start)
+    try await sharedValues.loadAll()
   }
 
   /// Whether this process may serve `id` locally right now.

@@ -18,8 +18,8 @@ final class SessionFollowers: Sendable {
     self.historyLength = historyLength
   }
 
-  /// The number of sessions watched from this process.
-  var count: Int { fanouts.withLock { $0.count } }
+  /// The number of clients watching any session from this process.
+  var totalClientCount: Int { fanouts.withLock { $0.values.reduce(0) { $0 + $1.clientCount } } }
 
   /// The number of clients watching `id` from this process.
   func clientCount(_ id: SessionID) -> Int {
