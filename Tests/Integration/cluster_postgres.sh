@@ -9,5 +9,5 @@ source scripts/postgres-temp.sh
 trap pg_temp_stop EXIT
 swift build --product storehost > /dev/null
 pg_temp_start
-STOREHOST_TEST_DATABASE="$PG_URL" timeout 120 swift test --filter ClusterSharedValuesTests 2>&1 | tail -2
+STOREHOST_TEST_DATABASE="$PG_URL" timeout 120 swift test --filter "ClusterSharedValuesTests|PostgresSessionPersistenceTests" 2>&1 | tail -2
 timeout 110 python3 Tests/Integration/cluster_postgres_check.py "$(swift build --show-bin-path)/storehost" "$PG_URL"

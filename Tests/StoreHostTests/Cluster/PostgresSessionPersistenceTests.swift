@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+@testable import StoreHost
+
+/// Fenced saves on a real PostgreSQL. Runs when `STOREHOST_TEST_DATABASE` names a database
+/// (Tests/Integration/cluster_postgres.sh sets it); skipped otherwise.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["STOREHOST_TEST_DATABASE"] != nil))
+struct PostgresSessionPersistenceTests {
+  private let url = ProcessInfo.processInfo.environment["STOREHOST_TEST_DATABASE"] ?? ""
+
+  @Test func aFormerOwnerCannotOverwriteTheNewOwner() async throws {
+    let (a, b) = (try await open("a"), try await open("b"))
+    let id = SessionID.random()
+    try await a.save(snapshot(id, version: 0))
+    try await a.save(snapshot(id, version: 1))
+    // `a` never registered a heartbeat, so its lease counts as run out.
+    guard case .acquired(let taken) = try await SessionLeases(persistence: b).acquire(id) else {
+      Issue.record("b should take the session over")
+      try await a.close()
+      try await b.close()
+      return
+    }
+    #expect(taken.version == 1)
+    await #expect(throws: SessionLeaseLost.self) { try await a.save(snapshot(id, version: 2, count: 99)) }
+    try await b.save(snapshot(id, version: 2))
+    #expect(try await stored(id, in: b)?.version == 2)
+    #expect(try await stored(id, in: b)?.state == snapshot(id, version: 2).state)
+    try await a.close()
+    try await b.close()
+  }
+
+  @Test func aDeletedSessionStaysDeleted() async throws {
+    let a = try await open("a")
+    let id = SessionID.random()
+    try await a.save(snapshot(id, version: 0))
+    try await a.save(snapshot(id, version: 1))
+    try await a.delete(id)
+    await #expect(throws: SessionLeaseLost.self) { try await a.save(snapshot(id, version: 2)) }
+    #expect(try await stored(id, in: a) == nil)
+    try await a.close()
+  }
+
+  @Test func anOlderVersionNeverReplacesANewerOne() async throws {
+    let a = try await open("a")
+    let id = SessionID.random()
+    try await a.save(snapshot(id, version: 0))
+    try await a.save(snapshot(id, version: 3))
+    try await a.save(snapshot(id, version: 2))
+    #expect(try await stored(id, in: a)?.version == 3)
+    try await a.close()
+  }
+
+  @Test func concurrentSavesShareTransactions() async throws {
+    let a = try await open("a")
+    let ids = (0..<40).map { _ in SessionID.random() }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for id in ids {
+        group.addTask {
+          for version in 0...5 { try await a.save(snapshot(id, version: version)) }
+        }
+      }
+      try await group.waitForAll()
+    }
+    for id in ids { #expect(try await stored(id, in: a)?.version == 5) }
+    try await a.close()
+  }
+
+  private func open(_ name: String) async throws -> PostgresSessionPersistence {
+    try await PostgresSessionPersistence.open(
+      url: url, processID: "test-\(name)-\(UUID().uuidString)", durability: .strict)
+  }
+
+  private func snapshot(_ id: SessionID, version: Int, count: Int? = nil) -> SessionSnapshot {
+    SessionSnapshot(
+      id: id, version: version, state: Data(#"{"count":\#(count ?? version)}"#.utf8),
+      createdAt: Date(timeIntervalSince1970: 1_700_000_000), lastActiveAt: Date(timeIntervalSince1970: 1_700_000_000))
+  }
+
+  private func stored(_ id: SessionID, in persistence: PostgresSessionPersistence) async throws -> SessionSnapshot? {
+    try await SessionLeases(persistence: persistence).durableSnapshot(id)
+  }
+}
