@@ -16,6 +16,7 @@ SIGTERM: the remaining one takes its sessions over at once.
 """
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -231,6 +232,7 @@ def main():
                 process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 process.kill()
+        shutil.rmtree(data, ignore_errors=True)
 
 
 if __name__ == "__main__":
