@@ -64,12 +64,10 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
       }
     }
     queue.removeAll(keepingCapacity: true)
-    if sharedSubscriptions.needsScan { followSharedValues() }
+    let isUnchanged = previous.map { isDuplicate?($0, state) ?? false } ?? false
+    if sharedSubscriptions.needsScan(stateChanged: !isUnchanged) { followSharedValues() }
     let sharedChanged = sharedSubscriptions.advance(sharedChanges.boxes)
-    if !sharedChanged, let previous, let isDuplicate, isDuplicate(previous, state) {
-    } else {
-      publish()
-    }
+    if sharedChanged || !isUnchanged { publish() }
     guard !started.isEmpty else { return StoreTask(tasks: []) }
     defer { started.removeAll(keepingCapacity: true) }
     return StoreTask(tasks: started)
@@ -95,10 +93,12 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
   /// A shared value the state holds changed outside this store's `send`: publish the state
   /// again, unless this store already published that change.
   private func sharedValueDidChange(_ id: ObjectIdentifier, generation: UInt64) {
-    lock.withLock { _ in
-      guard !isTornDown, sharedSubscriptions.advance(id, to: generation) else { return }
-      publish()
+    let changedByObservers = lock.withLock { _ -> [AnySharedBox] in
+      guard !isTornDown, sharedSubscriptions.advance(id, to: generation) else { return [] }
+      SharedDelivery.collecting(into: sharedChanges) { publish() }
+      return sharedChanges.take()
     }
+    for box in changedByObservers { box.deliver() }
   }
 
   override var snapshot: StoreSnapshot<State> {

@@ -10,10 +10,12 @@ final class StoreSharedSubscriptions {
   /// ``SharedBoxCount/created`` when the state was last scanned.
   private var scannedAtCount = -1
 
-  /// Whether the state may hold shared values it did not hold at the last scan: it held
-  /// some then (and could have gained others), or a shared value was made since (a new one, or one for a key).
-  var needsScan: Bool {
-    !entries.isEmpty || SharedHandles.made.load(ordering: .relaxed) != scannedAtCount
+  /// Whether the state may hold other shared values than at the last scan: a shared value
+  /// was made since (a new one, or one for a key), or the state changed while it held some.
+  /// (An equal state holds the same shared values, short of one swapped for another
+  /// existing one with an equal value.)
+  func needsScan(stateChanged: Bool) -> Bool {
+    SharedHandles.made.load(ordering: .relaxed) != scannedAtCount || (stateChanged && !entries.isEmpty)
   }
 
   /// Subscribes to the shared values in `state` not yet followed, with `onChange`, and
