@@ -17,6 +17,11 @@
 /// server streams the change to every session showing it. Equality, `Codable` and
 /// ``customDump(_:)`` see the current value: a state encodes `@Shared var count` as
 /// `"count": 3`. Decoding makes a new, unkeyed shared value holding the decoded value.
+///
+/// A store notices a shared value entering its state when the value is made during the
+/// action (`Shared(0)`, a key, `$parent.child`) or the state already held shared values;
+/// a store whose state held none does not notice one made before the action and put in
+/// its state by it (for example from the action's payload).
 @propertyWrapper
 @dynamicMemberLookup
 public struct Shared<Value: Sendable>: Sendable {

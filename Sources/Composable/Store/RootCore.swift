@@ -2,6 +2,11 @@ import Synchronization
 
 /// The core of a root store: owns the state, reduces one action at a time under a lock, and
 /// runs effects in tasks it can cancel by id. Everything mutable is guarded by `lock`.
+///
+/// It follows the shared values its state holds (found by reflection when it starts, and
+/// after an action when a shared value was made or the state changed): a change of one
+/// made anywhere publishes a new version. Changes made while reducing are delivered to
+/// other stores after `lock` is released, so stores never wait for each other's locks.
 final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action>, @unchecked Sendable {
   private let lock = Mutex(())
   private let reduce: (inout State, Action) -> Effect<Action>

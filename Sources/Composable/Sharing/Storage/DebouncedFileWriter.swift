@@ -32,8 +32,7 @@ final class DebouncedFileWriter: Sendable {
       return !pending.isScheduled
     }
     guard schedule else { return }
-    let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
-    queue.asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [self] in writePending() }
+    queue.asyncAfter(deadline: .now() + delay.dispatchInterval) { [self] in writePending() }
   }
 
   /// Writes the pending data now, if any, and returns once it is on disk.

@@ -79,8 +79,7 @@ final class WatchedFile: StoredFile {
 
   private func startPolling() -> any DispatchSourceTimer {
     let timer = DispatchSource.makeTimerSource(queue: queue)
-    let interval = DispatchTimeInterval.milliseconds(
-      Int(pollInterval.components.seconds * 1000 + pollInterval.components.attoseconds / 1_000_000_000_000_000))
+    let interval = pollInterval.dispatchInterval
     timer.schedule(deadline: .now() + interval, repeating: interval)
     timer.setEventHandler { [weak self] in self?.poll() }
     timer.resume()
