@@ -216,4 +216,19 @@ private func eventually(_ condition: () -> Bool) async -> Bool {
       #expect(Shared(wrappedValue: 0, .inMemory("kept")).wrappedValue == 5)
     }
   }
+
+  @Test func endingASessionForgetsItsInMemoryValues() {
+    let storage = InMemoryStorage()
+    withDependencies {
+      $0.defaultInMemoryStorage = storage
+      $0.sessionID = "ended"
+    } operation: {
+      do {
+        let cart = Shared(wrappedValue: 0, .inMemory("cart", scope: .session))
+        cart.withLock { $0 = 2 }
+      }
+      storage.removeValues(forSession: "ended")
+      #expect(Shared(wrappedValue: 0, .inMemory("cart", scope: .session)).wrappedValue == 0)
+    }
+  }
 }
