@@ -1,3 +1,4 @@
+import Composable
 import Foundation
 import HTTP
 import StoreHost
@@ -43,14 +44,16 @@ do {
     ?? SessionSecret.loadOrCreate(inDirectory: settings.dataDirectory)
   let persistence = try await SQLiteSessionPersistence.open(
     path: settings.dataDirectory + "/sessions.sqlite", durability: settings.host.durability)
+  // Shared values (`@Shared(.appStorage(...))`) live beside the sessions.
+  let sharedStorage = AppStorage(directory: URL(fileURLWithPath: settings.dataDirectory + "/shared"))
   let host = SessionHost(
     configuration: settings.host,
     persistence: persistence,
     tokenSigner: try SessionTokenSigner(secret: secret),
-    initialState: AppFeature.State()
-  ) {
-    AppFeature()
-  }
+    initialState: AppFeature.State(),
+    reducer: { AppFeature() },
+    withDependencies: { [sharedStorage] in $0.defaultAppStorage = sharedStorage }
+  )
   let restored = try await host.restoreSessions()
   log.info("sessions restored", ["count": restored, "database": settings.dataDirectory + "/sessions.sqlite"])
 
@@ -67,6 +70,7 @@ do {
   try await server.run()
   log.info("connections drained, saving sessions")
   await host.shutdown()
+  sharedStorage.flush()
   log.info("stopped")
 } catch {
   log.error("stopped on an error", ["error": "\(error)"])

@@ -19,7 +19,15 @@ import Synchronization
 /// ```
 ///
 /// Sessions are independent: each store reduces its own actions in order and runs its own
-/// effects, and a bad request to one session never touches another.
+/// effects, and a bad request to one session never touches another. Each store's
+/// `DependencyValues.sessionID` is its session's id, so `@Shared(.inMemory(name, scope:
+/// .session))` values belong to one session (and are dropped with it), while other shared
+/// keys are shared by every session of the process.
+/// Builds a session's store from its initial state, its dependencies, and the fanout its
+/// action log goes to.
+typealias StoreFactory<State: Sendable, Action: Sendable> =
+  (State, @escaping (inout DependencyValues) -> Void, EventFanout) -> Store<State, Action>
+
 public final class SessionHost<State, Action>: Sendable
 where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   public let configuration: SessionHostConfiguration
@@ -29,9 +37,12 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   private let makeInitialState: @Sendable () -> State
   /// Builds each session's store. Not `@Sendable` because reducer types need not be; it
   /// only builds fresh values from the reducer closure, so calling it from any task is safe.
-  nonisolated(unsafe) private let makeStore: (State, EventFanout) -> Store<State, Action>
+  nonisolated(unsafe) private let makeStore: StoreFactory<State, Action>
+  private let prepareDependencies: @Sendable (inout DependencyValues) -> Void
   private let sessions = Mutex<[SessionID: Session<State, Action>]>([:])
   private let evictionTask = Mutex<Task<Void, Never>?>(nil)
+  /// Where the sessions' `.inMemory(_, scope: .session)` shared values live.
+  private let inMemoryStorage: InMemoryStorage
 
   /// A host whose sessions start from `initialState` and run `reducer`.
   ///
@@ -49,11 +60,16 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     self.persistence = persistence
     self.tokenSigner = tokenSigner
     self.makeInitialState = initialState
-    self.makeStore = { state, events in
+    self.inMemoryStorage = withDependencies(prepareDependencies) {
+      @Dependency(\.defaultInMemoryStorage) var storage
+      return storage
+    }
+    self.prepareDependencies = prepareDependencies
+    self.makeStore = { state, dependencies, events in
       Store(
         initialState: state,
         reducer: { ActionLogging(base: Reduce(reducer()), events: events) },
-        withDependencies: prepareDependencies)
+        withDependencies: dependencies)
     }
   }
 
@@ -67,14 +83,18 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     let saved = try await persistence.loadAll()
     var restored: [Session<State, Action>] = []
     for snapshot in saved {
-      guard let state = try? JSONDecoder().decode(State.self, from: snapshot.state) else {
+      let session: Session<State, Action>
+      do {
+        session = try Session(
+          id: snapshot.id, version: snapshot.version, createdAt: snapshot.createdAt,
+          limits: configuration.limits, persistence: persistence,
+          initialState: { try JSONDecoder().decode(State.self, from: snapshot.state) },
+          dependencies: dependencies(of: snapshot.id), makeStore: makeStore)
+      } catch {
         try await persistence.delete(snapshot.id)
         continue
       }
-      restored.append(
-        try Session(
-          id: snapshot.id, state: state, version: snapshot.version, createdAt: snapshot.createdAt,
-          limits: configuration.limits, persistence: persistence, makeStore: makeStore))
+      restored.append(session)
     }
     sessions.withLock { sessions in
       for session in restored { sessions[session.id] = session }
@@ -115,6 +135,14 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
 
   // MARK: Sessions
 
+  /// The dependencies of a session's store: the host's, and the session's id.
+  private func dependencies(of id: SessionID) -> (inout DependencyValues) -> Void {
+    { [prepareDependencies] values in
+      prepareDependencies(&values)
+      values.sessionID = id.rawValue
+    }
+  }
+
   func session(_ id: SessionID) -> Session<State, Action>? {
     sessions.withLock { $0[id] }
   }
@@ -123,9 +151,11 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
 
   /// Creates a session, or throws 503 when the host holds ``SessionLimits/maxSessions``.
   func createSession() throws -> Session<State, Action> {
+    let id = SessionID.random()
     let session = try Session(
-      id: .random(), state: makeInitialState(), version: 0, createdAt: Date(),
-      limits: configuration.limits, persistence: persistence, makeStore: makeStore)
+      id: id, version: 0, createdAt: Date(), limits: configuration.limits,
+      persistence: persistence, initialState: makeInitialState,
+      dependencies: dependencies(of: id), makeStore: makeStore)
     let added = sessions.withLock { sessions in
       guard sessions.count < configuration.limits.maxSessions else { return false }
       sessions[session.id] = session
@@ -143,6 +173,7 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   func end(_ session: Session<State, Action>) async {
     guard sessions.withLock({ $0.removeValue(forKey: session.id) }) != nil else { return }
     session.end()
+    inMemoryStorage.removeValues(forSession: session.id.rawValue)
     metrics.sessionsEnded.add(1, ordering: .relaxed)
     try? await persistence.delete(session.id)
   }
