@@ -68,3 +68,12 @@ let elapsed = ContinuousClock.now - started
 report(
   "actions per second through one store (2 tasks sending)",
   Double(2 * actionsPerTask) / (elapsed.nanoseconds / 1e9), unit: "actions/s")
+
+report(
+  "one shared value held by 1,000 stores: withLock to the last store publishing",
+  sharedFanOutMicroseconds(storeCount: 1_000), unit: "µs", target: "< 5000 µs")
+
+let sharedRoot = Store(initialState: SharedCountFeature.State(count: Shared(0))) { SharedCountFeature() }
+report("root send incrementing a @Shared count", nanosecondsPerOperation(iterations: 200_000) {
+  sharedRoot.send(())
+})

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Session benchmarks: actions per second over HTTP (fast and strict), POST-to-SSE latency,
-and 10,000 sessions each with an open event stream (memory per session).
+and 10,000 sessions each with an open event stream: memory per session, and the time for
+one change of a value they all share to reach every stream.
 
 Usage: bench.py SERVER_BINARY [--sessions 10000] [--seconds 10]
 Needs `wrk` on PATH and a high open-files limit (run.sh sets it).
@@ -10,7 +11,6 @@ import asyncio
 import json
 import os
 import signal
-import statistics
 import subprocess
 import tempfile
 import time
@@ -125,7 +125,16 @@ async def post_to_event_latency(port, samples):
     return latencies[len(latencies) // 2], latencies[int(len(latencies) * 0.99)]
 
 
-async def memory_per_session(binary, count):
+async def next_event_time(reader):
+    """When the next `data:` line arrives on a stream."""
+    while not (await reader.readline()).startswith(b"data:"):
+        pass
+    return time.perf_counter()
+
+
+async def many_sessions(binary, count):
+    """Opens `count` sessions with a stream each; returns RSS before and after, and the
+    delays from one shared change to its arrival on every stream."""
     process, port = start(binary)
     try:
         await asyncio.sleep(0.5)
@@ -136,9 +145,19 @@ async def memory_per_session(binary, count):
             streams += await asyncio.gather(*(open_stream(port, s) for s in sessions[start_index:start_index + 500]))
         await asyncio.sleep(1)
         after = rss_kib(process.pid)
-        for _, writer in streams:
-            writer.close()
-        return before, after
+        arrivals = [asyncio.create_task(next_event_time(reader)) for reader, _ in streams]
+        await asyncio.sleep(0.2)
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        started = time.perf_counter()
+        status, body = await http(
+            reader, writer, "POST", f"/api/sessions/{sessions[0][0]}/actions", b'"everyoneIncrementButtonTapped"',
+            [("Authorization", f"Bearer {sessions[0][1]}"), ("Content-Type", "application/json")])
+        assert status == 202, body
+        delays = sorted(arrival - started for arrival in await asyncio.gather(*arrivals))
+        for _, stream_writer in streams:
+            stream_writer.close()
+        writer.close()
+        return before, after, delays
     finally:
         stop(process)
 
@@ -162,11 +181,14 @@ def main():
     finally:
         stop(process)
     print(f"| POST to SSE event on another connection, p50 / p99 | {p50 * 1000:.2f} ms / {p99 * 1000:.2f} ms |")
-    before, after = asyncio.run(memory_per_session(args.binary, args.sessions))
+    before, after, delays = asyncio.run(many_sessions(args.binary, args.sessions))
     per_session = (after - before) * 1024 / args.sessions
     print(f"| {args.sessions:,} Counter sessions each with an open SSE stream: RSS before / after | "
           f"{before / 1024:.1f} MiB / {after / 1024:.1f} MiB |")
     print(f"| memory per session (RSS delta / sessions) | {per_session / 1024:.2f} KiB |")
+    p50, p99, last = delays[len(delays) // 2], delays[int(len(delays) * 0.99)], delays[-1]
+    print(f"| one shared change reaching all {args.sessions:,} streams, p50 / p99 / last | "
+          f"{p50 * 1000:.0f} ms / {p99 * 1000:.0f} ms / {last * 1000:.0f} ms |")
 
 
 if __name__ == "__main__":

@@ -16,8 +16,13 @@ func indent(_ text: String) -> String {
 
 /// A line diff of the ``customDump(_:)`` of two values: `-` lines from `old`, `+` from `new`.
 func dumpDiff(_ old: Any, _ new: Any) -> String {
-  func lines(_ value: Any) -> [String] {
-    customDump(value).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+  textDiff(customDump(old), customDump(new))
+}
+
+/// A line diff of two texts: `-` lines from `old`, `+` from `new`.
+func textDiff(_ old: String, _ new: String) -> String {
+  func lines(_ text: String) -> [String] {
+    text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
   }
   return TextDiff.lines(from: lines(old), to: lines(new)).joined(separator: "\n")
 }

@@ -37,7 +37,8 @@ struct TestReducer<Base: Reducer>: Reducer where Base.State: Sendable, Base.Acti
     let before = state
     let effect = base.dependency(\.self, log.dependencies).reduce(into: &state, action: action)
     return (
-      TestStoreLog.Step(action: action, before: before, after: state),
+      TestStoreLog.Step(
+        action: action, before: before, after: state, sharedAfter: SharedValues(capturing: state)),
       effect.map { .receive($0) }.cancellable(id: TestEffectsID())
     )
   }

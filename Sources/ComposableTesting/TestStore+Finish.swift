@@ -48,7 +48,7 @@ extension TestStore {
       if strict { reportTestFailure("There were no received actions to skip.", at: location) }
       return
     }
-    lastState = last.after
+    skip(last)
     if case .off(showSkippedAssertions: true) = exhaustivity {
       reportSkippedAssertion(
         "Skipped receiving \(skipped.count) \(actions(skipped.count)):\n\(dumpList(skipped.map(\.action)))",

@@ -142,7 +142,7 @@ extension TestStore {
       guard let first = log.removeReceived(throughFirst: { _ in true })?.match else {
         return reportNothingReceived(timeout: timeout, at: location)
       }
-      lastState = first.after
+      skip(first)
       guard matches(first.action) else { return reportTestFailure(mismatch(first.action), at: location) }
       step = first
     } else {
@@ -157,7 +157,9 @@ extension TestStore {
       step = match
     }
     lastState = step.after
-    expectState(from: step.before, to: step.after, updateStateToExpectedResult, at: location)
+    expectState(
+      from: step.before, to: step.after, sharing: step.sharedAfter, updateStateToExpectedResult,
+      at: location)
     await settle()
   }
 

@@ -36,7 +36,8 @@ extension TestStore {
     if let step = log.takeSent() {
       lastState = step.after
       expectState(
-        from: step.before, to: step.after, updateStateToExpectedResult, at: location)
+        from: step.before, to: step.after, sharing: step.sharedAfter, updateStateToExpectedResult,
+        at: location)
     }
     sentEffects.removeAll { $0.completion.isDone }
     sentEffects.append(SentEffects(action: customDump(action), location: location, completion: completion))
@@ -63,7 +64,8 @@ extension TestStore {
     lastLocation = location
     let actual = state
     withoutActuallyEscaping(updateStateToExpectedResult) { update in
-      expectState(from: lastState, to: actual, update, at: location)
+      expectState(
+        from: lastState, to: actual, sharing: SharedValues(capturing: actual), update, at: location)
     }
     lastState = actual
   }
@@ -73,7 +75,7 @@ extension TestStore {
   private func handleReceivedBeforeSend(at location: TestLocation) {
     let unhandled = log.removeAllReceived()
     guard let last = unhandled.last else { return }
-    lastState = last.after
+    skip(last)
     switch exhaustivity {
     case .on:
       reportTestFailure(

@@ -3,28 +3,40 @@ import Composable
 extension TestStore {
   /// Checks that a step took the state from `previous` to `actual` as
   /// `updateStateToExpectedResult` describes, as strictly as ``exhaustivity`` asks.
+  ///
+  /// Shared state is compared through frozen values: the expected state sees the shared
+  /// values as last asserted (changed by the closure's `withLock` calls), the actual state
+  /// sees `actualShared`, their values when the step ended.
   func expectState(
     from previous: State,
     to actual: State,
+    sharing actualShared: SharedValues,
     _ updateStateToExpectedResult: ((inout State) throws -> Void)?,
     at location: TestLocation
   ) {
+    let known = sharedValues.adding(actualShared)
+    defer { sharedValues = known.merging(actualShared) }
+    let assertion = SharedAssertion(expected: known, actual: actualShared)
     var expected = previous
     do {
-      try updateStateToExpectedResult?(&expected)
+      try assertion.run { try updateStateToExpectedResult?(&expected) }
     } catch {
       reportTestFailure("The state assertion threw an error: \(error)", at: location)
       return
     }
     switch exhaustivity {
     case .on:
-      if expected != actual {
+      if assertion.run({ expected != actual }) {
         let summary =
           updateStateToExpectedResult == nil
           ? "State was not expected to change, but a change occurred: …"
           : "A state change does not match expectation: …"
-        reportTestFailure(stateMismatch(summary, expected: expected, actual: actual), at: location)
-      } else if updateStateToExpectedResult != nil && expected == previous {
+        reportTestFailure(
+          stateMismatch(summary, expected: (expected, assertion.expected), actual: (actual, actualShared)),
+          at: location)
+      } else if updateStateToExpectedResult != nil
+        && SharedAssertion(expected: assertion.expected, actual: known).run({ expected == previous })
+      {
         reportTestFailure(
           """
           Expected state to change, but no change occurred.
@@ -35,26 +47,37 @@ extension TestStore {
       }
     case let .off(showSkippedAssertions):
       // Only what the closure sets is checked: applied to the actual state, it must change nothing.
+      let fromActual = SharedAssertion(expected: actualShared, actual: actualShared)
       var expectedFromActual = actual
-      try? updateStateToExpectedResult?(&expectedFromActual)
-      if expectedFromActual != actual {
+      try? fromActual.run { try updateStateToExpectedResult?(&expectedFromActual) }
+      if fromActual.run({ expectedFromActual != actual }) {
         reportTestFailure(
-          stateMismatch("A state change does not match expectation: …", expected: expectedFromActual, actual: actual),
+          stateMismatch(
+            "A state change does not match expectation: …",
+            expected: (expectedFromActual, fromActual.expected), actual: (actual, actualShared)),
           at: location)
-      } else if showSkippedAssertions && expected != actual {
+      } else if showSkippedAssertions && assertion.run({ expected != actual }) {
         reportSkippedAssertion(
-          stateMismatch("A state change was not asserted: …", expected: expected, actual: actual), at: location)
+          stateMismatch(
+            "A state change was not asserted: …",
+            expected: (expected, assertion.expected), actual: (actual, actualShared)),
+          at: location)
       }
     }
   }
 
-  private func stateMismatch(_ summary: String, expected: State, actual: State) -> String {
-    """
-    \(summary)
+  /// The failure message for two states, each dumped with the shared values it sees.
+  private func stateMismatch(
+    _ summary: String, expected: (State, SharedValues), actual: (State, SharedValues)
+  ) -> String {
+    let expectedDump = SharedAssertion(expected: expected.1, actual: nil).run { customDump(expected.0) }
+    let actualDump = SharedAssertion(expected: actual.1, actual: nil).run { customDump(actual.0) }
+    return """
+      \(summary)
 
-    \(dumpDiff(expected, actual))
+      \(textDiff(expectedDump, actualDump))
 
-    (Expected: -, Actual: +)
-    """
+      (Expected: -, Actual: +)
+      """
   }
 }

@@ -38,6 +38,9 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   let log: TestStoreLog<State, Action>
   /// The state after the last step the test went through, for ``assert(_:fileID:file:line:column:)``.
   var lastState: State
+  /// The values of the shared state as the test last asserted (or skipped) them: states
+  /// only hold references, so expectations start from these.
+  var sharedValues: SharedValues
   /// The last step's location: where left-over actions and effects are reported.
   var lastLocation: TestLocation
   /// The actions sent with effects, to name the one whose effects outlive the test.
@@ -73,12 +76,21 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
       Store(initialState: initialState(), reducer: { testReducer }, withDependencies: { $0 = dependencies })
     }
     self.lastState = store.withState { $0 }
+    self.sharedValues = SharedValues(capturing: lastState)
     self.lastLocation = location
   }
 
   deinit {
     reportLeftovers()
     store.tearDown()
+  }
+}
+
+extension TestStore {
+  /// Moves past `step` without asserting it.
+  func skip(_ step: TestStoreLog<State, Action>.Step) {
+    lastState = step.after
+    sharedValues = sharedValues.merging(step.sharedAfter)
   }
 }
 

@@ -10,6 +10,8 @@ final class TestStoreLog<State: Sendable, Action: Sendable>: Sendable {
     var action: Action
     var before: State
     var after: State
+    /// The values of the shared state `after` holds, as the action left them.
+    var sharedAfter: SharedValues
   }
 
   private struct Contents {

@@ -3,7 +3,8 @@ import ComposableArchitecture
 /// The demo's root feature: one of these runs for each browser session.
 ///
 /// Its JSON shape is part of the wire contract (DESIGN.md): state
-/// `{"counter": {"count": 0}, "twoCounters": {...}, "todos": {...}, ...}`, actions such as
+/// `{"counter": {"count": 0}, "twoCounters": {...}, "todos": {...}, ..., "shared": {"count": n}}`,
+/// actions such as
 /// `{"counter": "incrementButtonTapped"}` or `{"twoCounters": {"first": "incrementButtonTapped"}}`.
 @Reducer
 public struct AppFeature {
@@ -14,6 +15,7 @@ public struct AppFeature {
     public var todos = Todos.State()
     public var numberFact = NumberFact.State()
     public var timer = Timer.State()
+    public var shared = SharedCounter.State()
 
     public init() {}
   }
@@ -24,6 +26,7 @@ public struct AppFeature {
     case todos(Todos.Action)
     case numberFact(NumberFact.Action)
     case timer(Timer.Action)
+    case shared(SharedCounter.Action)
   }
 
   public init() {}
@@ -34,5 +37,6 @@ public struct AppFeature {
     Scope(state: \.todos, action: \.todos) { Todos() }
     Scope(state: \.numberFact, action: \.numberFact) { NumberFact() }
     Scope(state: \.timer, action: \.timer) { Timer() }
+    Scope(state: \.shared, action: \.shared) { SharedCounter() }
   }
 }

@@ -1,3 +1,4 @@
+import Composable
 import Foundation
 import HTTP
 import StoreHost
@@ -53,15 +54,22 @@ do {
       path: settings.dataDirectory + "/sessions.sqlite", durability: settings.host.durability)
     cluster = nil
   }
+  // Shared values (`@Shared(.appStorage(...))`) live beside the sessions; with a database,
+  // the demo's shared counter lives there, shared by every process.
+  let sharedStorage = AppStorage(directory: URL(fileURLWithPath: settings.dataDirectory + "/shared"))
+  let sharedCountKey = cluster.map { ClusterSharedKey<Int>(key: "sharedCount", values: $0.sharedValues) }
   let host = SessionHost(
     configuration: settings.host,
     persistence: persistence,
     cluster: cluster,
     tokenSigner: try SessionTokenSigner(secret: secret),
-    initialState: AppFeature.State()
-  ) {
-    AppFeature()
-  }
+    initialState: AppFeature.State(),
+    reducer: { AppFeature() },
+    withDependencies: { [sharedStorage] in
+      $0.defaultAppStorage = sharedStorage
+      $0.sharedCountKey = sharedCountKey
+    }
+  )
   let restored = try await host.restoreSessions()
   // The PostgreSQL URL may hold a password, so only its kind is logged.
   let database = settings.database == nil ? settings.dataDirectory + "/sessions.sqlite" : "postgres"
@@ -81,6 +89,7 @@ do {
   try await server.run()
   log.info("connections drained, saving sessions")
   await host.shutdown()
+  sharedStorage.flush()
   log.info("stopped")
 } catch {
   log.error("stopped on an error", ["error": "\(error)"])

@@ -12,7 +12,8 @@ database_unavailable; once it is back, every process reconnects and the sessions
 from their durable state. Then kills one process with SIGKILL while
 actions keep flowing: its sessions continue on the others, no acknowledged action is lost,
 and the streams on the surviving processes stay contiguous. Last, drains a process with
-SIGTERM: the remaining one takes its sessions over at once.
+SIGTERM: the remaining one takes its sessions over at once. Along the way, the demo's shared
+counter changed through one process reaches a session streaming from another.
 """
 import json
 import os
@@ -50,7 +51,7 @@ class Stream(threading.Thread):
     def __init__(self, url, session):
         super().__init__(daemon=True)
         self.url, self.session = url, session
-        self.versions, self.counts = [], []
+        self.versions, self.counts, self.shared = [], [], []
         self.stop = threading.Event()
 
     def run(self):
@@ -63,6 +64,7 @@ class Stream(threading.Thread):
                         data = json.loads(event.data)
                         self.versions.append(data["version"])
                         self.counts.append(data["state"]["counter"]["count"])
+                        self.shared.append(data["state"]["shared"]["count"])
                     if self.stop.is_set():
                         return
 
@@ -109,6 +111,26 @@ def outage(client, urls, sessions, streams):
     for stream in streams:
         stream.wait_for(FIRST_ROUND + 1)
         check_contiguous(stream, FIRST_ROUND + 1)
+
+
+def shared_counter(client, urls):
+    """The demo's shared counter is one value for every process: an increment made in a
+    session owned by process 1 reaches a session owned by process 2, streamed from process 1."""
+    changer = client.post(urls[1] + "/api/sessions").json()
+    watched = client.post(urls[2] + "/api/sessions").json()
+    stream = Stream(urls[1], watched)
+    stream.start()
+    stream.wait_for(0)
+    before = watched["state"]["shared"]["count"]
+    response = client.post(f"{urls[2]}/api/sessions/{changer['id']}/actions", json={"shared": "incrementButtonTapped"},
+                           headers={"Authorization": "Bearer " + changer["token"]})
+    assert response.status_code == 202, response.text
+    deadline = time.time() + 10
+    while not any(shared == before + 1 for shared in stream.shared) and time.time() < deadline:
+        time.sleep(0.02)
+    stream.stop.set()
+    assert before + 1 in stream.shared, f"the shared count stayed {stream.shared} (was {before})"
+    time.sleep(0.5)  # every session of every process takes the new count as a new version
 
 
 def check_contiguous(stream, last):
@@ -211,6 +233,9 @@ def main():
               "streams contiguous")
         for stream in streams:
             stream.stop.set()
+
+        shared_counter(client, urls)
+        print("ok: the shared counter changed through one process reached a session streaming from another")
 
         # A process that drains (SIGTERM) gives its sessions up at once: the last process
         # takes them over without waiting for a lease to run out.

@@ -1,4 +1,5 @@
-// The session host serving the seed's Counter alone, for the session benchmarks:
+// The session host serving the seed's Counter (plus one value shared by every session), for
+// the session benchmarks:
 // `storehost-counter-server --port 0 --data DIR [--durability strict]`. Prints the same
 // start line as `storehost`.
 import ComposableArchitecture
@@ -11,11 +12,13 @@ struct Counter {
   @ObservableState
   struct State: Equatable, Codable {
     var count = 0
+    @Shared(.inMemory("everyone")) var everyone = 0
   }
 
   enum Action: Equatable {
     case decrementButtonTapped
     case incrementButtonTapped
+    case everyoneIncrementButtonTapped
   }
 
   var body: some ReducerOf<Self> {
@@ -23,6 +26,7 @@ struct Counter {
       switch action {
       case .decrementButtonTapped: state.count -= 1
       case .incrementButtonTapped: state.count += 1
+      case .everyoneIncrementButtonTapped: state.$everyone.withLock { $0 += 1 }
       }
       return .none
     }

@@ -36,6 +36,7 @@ private struct CustomDumper {
   private var visiting: Set<ObjectIdentifier> = []
 
   mutating func dump(_ value: Any, isRoot: Bool) -> String {
+    if let shared = value as? any SharedBoxHolder { return dump(shared.dumpedValue, isRoot: isRoot) }
     if let text = leaf(value) { return text }
     let mirror = (value as? any CustomDumpReflectable)?.customDumpMirror ?? Mirror(reflecting: value)
     let type = typeName(Swift.type(of: value))
@@ -91,7 +92,9 @@ private struct CustomDumper {
     var lines = mirror.superclassMirror.map { fields($0) } ?? []
     for child in mirror.children {
       guard let label = child.label, !label.hasPrefix("_$") else { continue }
-      lines.append(labeled(label, dump(child.value, isRoot: false)))
+      // `@Shared var count` is stored as `_count`; show it as `count`.
+      let name = child.value is any SharedBoxHolder && label.hasPrefix("_") ? String(label.dropFirst()) : label
+      lines.append(labeled(name, dump(child.value, isRoot: false)))
     }
     return lines
   }

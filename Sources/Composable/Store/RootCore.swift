@@ -2,6 +2,11 @@ import Synchronization
 
 /// The core of a root store: owns the state, reduces one action at a time under a lock, and
 /// runs effects in tasks it can cancel by id. Everything mutable is guarded by `lock`.
+///
+/// It follows the shared values its state holds (found by reflection when it starts, and
+/// after an action when a shared value was made or the state changed): a change of one
+/// made anywhere publishes a new version. Changes made while reducing are delivered to
+/// other stores after `lock` is released, so stores never wait for each other's locks.
 final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action>, @unchecked Sendable {
   private let lock = Mutex(())
   private let reduce: (inout State, Action) -> Effect<Action>
@@ -20,6 +25,10 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
   private var throttleRuns: [EffectID: any Sendable] = [:]
   private var observers: [UInt64: @Sendable (StoreSnapshot<State>) -> Void] = [:]
   private var nextObserverID: UInt64 = 0
+  /// The shared values the state holds, followed so their changes publish new versions.
+  private let sharedSubscriptions = StoreSharedSubscriptions()
+  /// The shared values changed by the current `send`.
+  private let sharedChanges = SharedDelivery.Collector()
 
   init(
     initialState: State,
@@ -31,34 +40,70 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
     self.reduce = reducer._reduceFunction()
     self.dependencies = dependencies
     self.isDuplicate = isDuplicate
+    super.init()
+    lock.withLock { _ in followSharedValues() }
   }
 
   override func send(_ action: Action) -> StoreTask {
-    lock.withLock { _ in
-      guard !isTornDown else { return StoreTask(tasks: []) }
-      let previous: State? = isDuplicate == nil ? nil : state
-      queue.append(action)
-      var index = 0
-      DependencyValues.$current.withValue(dependencies) {
-        while index < queue.count {
-          let effect = reduce(&state, queue[index])
-          index += 1
-          start(effect, cancelIDs: [])
-        }
-      }
-      queue.removeAll(keepingCapacity: true)
-      if let previous, let isDuplicate, isDuplicate(previous, state) {
-      } else {
-        version += 1
-        if !observers.isEmpty {
-          let snapshot = StoreSnapshot(state: state, version: version)
-          for observer in observers.values { observer(snapshot) }
-        }
-      }
-      guard !started.isEmpty else { return StoreTask(tasks: []) }
-      defer { started.removeAll(keepingCapacity: true) }
-      return StoreTask(tasks: started)
+    let (task, changedShared) = lock.withLock { _ -> (StoreTask, [AnySharedBox]) in
+      guard !isTornDown else { return (StoreTask(tasks: []), []) }
+      let task = SharedDelivery.collecting(into: sharedChanges) { reduceQueue(startingWith: action) }
+      return (task, sharedChanges.take())
     }
+    // Other stores holding the shared values changed here hear of it now, with no lock held.
+    for box in changedShared { box.deliver() }
+    return task
+  }
+
+  /// Reduces `action` and the actions its `.send` effects queue, then publishes the new
+  /// state. Called with `lock` held.
+  private func reduceQueue(startingWith action: Action) -> StoreTask {
+    let previous: State? = isDuplicate == nil ? nil : state
+    queue.append(action)
+    var index = 0
+    DependencyValues.$current.withValue(dependencies) {
+      while index < queue.count {
+        let effect = reduce(&state, queue[index])
+        index += 1
+        start(effect, cancelIDs: [])
+      }
+    }
+    queue.removeAll(keepingCapacity: true)
+    let isUnchanged = previous.map { isDuplicate?($0, state) ?? false } ?? false
+    if sharedSubscriptions.needsScan(stateChanged: !isUnchanged) { followSharedValues() }
+    let sharedChanged = sharedSubscriptions.advance(sharedChanges.boxes)
+    if sharedChanged || !isUnchanged { publish() }
+    guard !started.isEmpty else { return StoreTask(tasks: []) }
+    defer { started.removeAll(keepingCapacity: true) }
+    return StoreTask(tasks: started)
+  }
+
+  /// A new version, told to the observers. Called with `lock` held.
+  private func publish() {
+    version += 1
+    guard !observers.isEmpty else { return }
+    let snapshot = StoreSnapshot(state: state, version: version)
+    for observer in observers.values { observer(snapshot) }
+  }
+
+  // MARK: Shared state
+
+  /// Follows the shared values the state holds now. Called with `lock` held.
+  private func followSharedValues() {
+    sharedSubscriptions.update(from: state) { [weak self] id, generation in
+      self?.sharedValueDidChange(id, generation: generation)
+    }
+  }
+
+  /// A shared value the state holds changed outside this store's `send`: publish the state
+  /// again, unless this store already published that change.
+  private func sharedValueDidChange(_ id: ObjectIdentifier, generation: UInt64) {
+    let changedByObservers = lock.withLock { _ -> [AnySharedBox] in
+      guard !isTornDown, sharedSubscriptions.advance(id, to: generation) else { return [] }
+      SharedDelivery.collecting(into: sharedChanges) { publish() }
+      return sharedChanges.take()
+    }
+    for box in changedByObservers { box.deliver() }
   }
 
   override var snapshot: StoreSnapshot<State> {
@@ -84,6 +129,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
     lock.withLock { _ in
       isTornDown = true
       effects.cancelAll()
+      sharedSubscriptions.removeAll()
     }
   }
 

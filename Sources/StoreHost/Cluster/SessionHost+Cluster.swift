@@ -118,13 +118,17 @@ extension SessionHost {
   private func adopt(
     _ snapshot: SessionSnapshot, in cluster: SessionCluster, at start: ContinuousClock.Instant
   ) throws -> Session<State, Action> {
-    guard let state = try? JSONDecoder().decode(State.self, from: snapshot.state) else {
+    let session: Session<State, Action>
+    do {
+      session = try Session(
+        id: snapshot.id, version: snapshot.version, createdAt: snapshot.createdAt,
+        limits: configuration.limits, persistence: persistence,
+        initialState: { try JSONDecoder().decode(State.self, from: snapshot.state) },
+        dependencies: dependencies(of: snapshot.id), makeStore: makeStore)
+    } catch {
       throw HTTPError(
         status: 500, code: "invalid_stored_state", message: "The session's stored state cannot be read.")
     }
-    let session = try Session(
-      id: snapshot.id, state: state, version: snapshot.version, createdAt: snapshot.createdAt,
-      limits: configuration.limits, persistence: persistence, makeStore: makeStore)
     let kept = adoptSession(session)
     if kept !== session { session.end() }
     cluster.didAcquire(snapshot.id, at: start)

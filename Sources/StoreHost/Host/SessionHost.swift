@@ -19,7 +19,15 @@ import Synchronization
 /// ```
 ///
 /// Sessions are independent: each store reduces its own actions in order and runs its own
-/// effects, and a bad request to one session never touches another.
+/// effects, and a bad request to one session never touches another. Each store's
+/// `DependencyValues.sessionID` is its session's id, so `@Shared(.inMemory(name, scope:
+/// .session))` values belong to one session (and are dropped with it), while other shared
+/// keys are shared by every session of the process.
+/// Builds a session's store from its initial state, its dependencies, and the fanout its
+/// action log goes to.
+typealias StoreFactory<State: Sendable, Action: Sendable> =
+  (State, @escaping (inout DependencyValues) -> Void, EventFanout) -> Store<State, Action>
+
 public final class SessionHost<State, Action>: Sendable
 where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   public let configuration: SessionHostConfiguration
@@ -31,11 +39,14 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   private let makeInitialState: @Sendable () -> State
   /// Builds each session's store. Not `@Sendable` because reducer types need not be; it
   /// only builds fresh values from the reducer closure, so calling it from any task is safe.
-  nonisolated(unsafe) let makeStore: (State, EventFanout) -> Store<State, Action>
+  nonisolated(unsafe) let makeStore: StoreFactory<State, Action>
+  private let prepareDependencies: @Sendable (inout DependencyValues) -> Void
   private let sessions = Mutex<[SessionID: Session<State, Action>]>([:])
   private let evictionTask = Mutex<Task<Void, Never>?>(nil)
-  /// Renews this process's leases in a cluster (see ``joinCluster(advertising:)``).
+  /// Renews this process's lease in a cluster (see ``joinCluster(advertising:)``).
   let renewalTask = Mutex<Task<Void, Never>?>(nil)
+  /// Where the sessions' `.inMemory(_, scope: .session)` shared values live.
+  private let inMemoryStorage: InMemoryStorage
 
   /// A host whose sessions start from `initialState` and run `reducer`.
   ///
@@ -57,11 +68,16 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     self.cluster = cluster
     self.tokenSigner = tokenSigner
     self.makeInitialState = initialState
-    self.makeStore = { state, events in
+    self.inMemoryStorage = withDependencies(prepareDependencies) {
+      @Dependency(\.defaultInMemoryStorage) var storage
+      return storage
+    }
+    self.prepareDependencies = prepareDependencies
+    self.makeStore = { state, dependencies, events in
       Store(
         initialState: state,
         reducer: { ActionLogging(base: Reduce(reducer()), events: events) },
-        withDependencies: prepareDependencies)
+        withDependencies: dependencies)
     }
   }
 
@@ -77,14 +93,18 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     let saved = try await persistence.loadAll()
     var restored: [Session<State, Action>] = []
     for snapshot in saved {
-      guard let state = try? JSONDecoder().decode(State.self, from: snapshot.state) else {
+      let session: Session<State, Action>
+      do {
+        session = try Session(
+          id: snapshot.id, version: snapshot.version, createdAt: snapshot.createdAt,
+          limits: configuration.limits, persistence: persistence,
+          initialState: { try JSONDecoder().decode(State.self, from: snapshot.state) },
+          dependencies: dependencies(of: snapshot.id), makeStore: makeStore)
+      } catch {
         try await persistence.delete(snapshot.id)
         continue
       }
-      restored.append(
-        try Session(
-          id: snapshot.id, state: state, version: snapshot.version, createdAt: snapshot.createdAt,
-          limits: configuration.limits, persistence: persistence, makeStore: makeStore))
+      restored.append(session)
     }
     sessions.withLock { sessions in
       for session in restored { sessions[session.id] = session }
@@ -118,8 +138,8 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     }
   }
 
-  /// Stops evicting, saves every session's latest state, gives up its leases in a cluster, and
-  /// closes the persistence.
+  /// Stops evicting, saves every session's latest state, gives up its sessions in a cluster,
+  /// and closes the persistence.
   public func shutdown() async {
     evictionTask.withLock { $0?.cancel() }
     let all = sessions.withLock { Array($0.values) }
@@ -129,6 +149,14 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   }
 
   // MARK: Sessions
+
+  /// The dependencies of a session's store: the host's, and the session's id.
+  func dependencies(of id: SessionID) -> (inout DependencyValues) -> Void {
+    { [prepareDependencies] values in
+      prepareDependencies(&values)
+      values.sessionID = id.rawValue
+    }
+  }
 
   func session(_ id: SessionID) -> Session<State, Action>? {
     sessions.withLock { $0[id] }
@@ -160,9 +188,11 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   /// In a cluster it is stored at version 0 at once, owned by this process, so any process
   /// can find it.
   func createSession() async throws -> Session<State, Action> {
+    let id = SessionID.random()
     let session = try Session(
-      id: .random(), state: makeInitialState(), version: 0, createdAt: Date(),
-      limits: configuration.limits, persistence: persistence, makeStore: makeStore)
+      id: id, version: 0, createdAt: Date(), limits: configuration.limits,
+      persistence: persistence, initialState: makeInitialState,
+      dependencies: dependencies(of: id), makeStore: makeStore)
     let added = sessions.withLock { sessions in
       guard sessions.count < configuration.limits.maxSessions else { return false }
       sessions[session.id] = session
@@ -184,6 +214,7 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     guard sessions.withLock({ $0.removeValue(forKey: session.id) }) != nil else { return }
     session.end()
     cluster?.didRelease(session.id)
+    inMemoryStorage.removeValues(forSession: session.id.rawValue)
     metrics.sessionsEnded.add(1, ordering: .relaxed)
     try? await persistence.delete(session.id)
   }

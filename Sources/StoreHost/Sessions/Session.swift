@@ -31,24 +31,27 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     var durableWaiters: [(version: Int, continuation: CheckedContinuation<Void, any Error>)] = []
   }
 
-  /// A session whose store starts from `state` at `version`.
+  /// A session whose store starts from `initialState()` at `version`; the state is made,
+  /// and the store runs, with `dependencies` applied.
   init(
     id: SessionID,
-    state: State,
     version: Int,
     createdAt: Date,
     limits: SessionLimits,
     persistence: any SessionPersistence,
-    makeStore: (State, EventFanout) -> Store<State, Action>
+    initialState: () throws -> State,
+    dependencies: @escaping (inout DependencyValues) -> Void,
+    makeStore: StoreFactory<State, Action>
   ) throws {
     self.id = id
     self.baseVersion = version
     self.createdAt = createdAt
     self.persistence = persistence
+    let state = try withDependencies(dependencies) { try initialState() }
     self.events = EventFanout(
       initial: PublishedState(version: version, value: try JSONValue(encoding: state)),
       historyLength: limits.eventHistoryLength)
-    self.store = makeStore(state, events)
+    self.store = makeStore(state, dependencies, events)
     self.activity = Mutex(
       Activity(
         lastActiveAt: Date(), lastActiveInstant: .now,

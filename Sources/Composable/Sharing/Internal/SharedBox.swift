@@ -1,0 +1,94 @@
+import Synchronization
+
+/// The identity of one shared value: its change counter and the stores subscribed to it.
+/// ``Shared`` values that share a box see the same value.
+class AnySharedBox: @unchecked Sendable {
+  private let subscribers = Mutex(Subscribers())
+  /// Grows by one with each change of the value.
+  let generation = Atomic<UInt64>(0)
+
+  private struct Subscribers {
+    var nextID: UInt64 = 0
+    var callbacks: [UInt64: @Sendable (UInt64) -> Void] = [:]
+  }
+
+  /// The current value, type-erased.
+  var anyValue: any Sendable { fatalError("abstract") }
+
+  /// Calls `onChange` with the new generation after each change, until the returned
+  /// subscription is cancelled or released.
+  func subscribe(_ onChange: @escaping @Sendable (UInt64) -> Void) -> SharedSubscription {
+    let id = subscribers.withLock { subscribers in
+      defer { subscribers.nextID += 1 }
+      subscribers.callbacks[subscribers.nextID] = onChange
+      return subscribers.nextID
+    }
+    return SharedSubscription { [weak self] in
+      _ = self?.subscribers.withLock { $0.callbacks.removeValue(forKey: id) }
+    }
+  }
+
+  /// Records a change: calls the subscribers now, or after the store reducing on this
+  /// thread has released its lock.
+  func didChange() {
+    generation.add(1, ordering: .sequentiallyConsistent)
+    SharedDelivery.changed(self)
+  }
+
+  /// Calls every subscriber with the current generation. Called with no lock held.
+  func deliver() {
+    let callbacks = subscribers.withLock { Array($0.callbacks.values) }
+    let current = generation.load(ordering: .sequentiallyConsistent)
+    for callback in callbacks { callback(current) }
+  }
+}
+
+/// A root shared value: the value under a lock, with the key that loads and saves it.
+final class SharedBox<Value: Sendable>: AnySharedBox, SharedReference, @unchecked Sendable {
+  private let storage: Mutex<Value>
+  private let save: (@Sendable (Value) -> Void)?
+  /// Deregisters the box from ``SharedRegistry`` and cancels the key's subscription.
+  private let cleanup = Mutex<[SharedSubscription]>([])
+
+  init(value: Value, save: (@Sendable (Value) -> Void)? = nil) {
+    self.storage = Mutex(value)
+    self.save = save
+    super.init()
+  }
+
+  override var anyValue: any Sendable { value }
+
+  var box: AnySharedBox { self }
+
+  var value: Value { storage.withLock { $0 } }
+
+  func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    let result = try storage.withLock { value in
+      let result = try body(&value)
+      save?(value)
+      return result
+    }
+    didChange()
+    return result
+  }
+
+  /// Sets a value loaded from the key's storage after a change made outside this process
+  /// or box, without saving it back.
+  func replace(with newValue: Value) {
+    storage.withLock { $0 = newValue }
+    didChange()
+  }
+
+  /// Keeps `subscription` until the box is released.
+  func retain(_ subscription: SharedSubscription) {
+    cleanup.withLock { $0.append(subscription) }
+  }
+
+  func read(fromRoot root: any Sendable) -> Value { root as! Value }
+
+  func write<R>(intoRoot root: inout any Sendable, _ body: (inout Value) throws -> R) rethrows -> R {
+    var value = root as! Value
+    defer { root = value }
+    return try body(&value)
+  }
+}

@@ -1,0 +1,42 @@
+import Synchronization
+
+/// The boxes of the keyed shared values alive in this process: keys with equal ids (and the
+/// same value type) get the same box, so every holder sees the same value at once.
+enum SharedRegistry {
+  private struct Entry {
+    weak var box: AnySharedBox?
+  }
+
+  /// Sendable: `key` wraps a key's `ID`, which is `Sendable`.
+  private struct ID: Hashable, @unchecked Sendable {
+    let key: AnyHashable
+    let valueType: ObjectIdentifier
+  }
+
+  private static let entries = Mutex<[ID: Entry]>([:])
+
+  /// The box of `key`: the live one, or a new one holding the stored value (or
+  /// `defaultValue` when nothing is stored) that saves its changes through `save`.
+  static func box<Key: SharedReaderKey>(
+    for key: Key,
+    default defaultValue: () throws -> Key.Value,
+    save: (@Sendable (Key.Value) -> Void)?
+  ) rethrows -> SharedBox<Key.Value> {
+    let id = ID(key: AnyHashable(key.id), valueType: ObjectIdentifier(Key.Value.self))
+    return try entries.withLock { entries in
+      if let box = entries[id]?.box as? SharedBox<Key.Value> { return box }
+      let box = SharedBox(value: try key.load() ?? defaultValue(), save: save)
+      entries[id] = Entry(box: box)
+      box.retain(key.subscribe { [weak box] value in box?.replace(with: value) })
+      box.retain(SharedSubscription { removeEntry(id) })
+      return box
+    }
+  }
+
+  /// Forgets `id` once its box is gone.
+  private static func removeEntry(_ id: ID) {
+    entries.withLock { entries in
+      if entries[id] != nil && entries[id]?.box == nil { entries[id] = nil }
+    }
+  }
+}
