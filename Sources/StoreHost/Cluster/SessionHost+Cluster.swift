@@ -135,10 +135,13 @@ extension SessionHost {
     return kept
   }
 
-  /// Forgets a session here without deleting it: another process owns it now, or will.
+  /// Forgets a session here without deleting it: another process owns it now, or will. Its
+  /// session-scoped in-memory shared values go too: they cannot follow it to its next owner,
+  /// and must not come back stale if it returns here.
   func drop(_ session: Session<State, Action>) {
     guard forgetSession(session) else { return }
     session.end()
+    inMemoryStorage.removeValues(forSession: session.id.rawValue)
     cluster?.didRelease(session.id)
   }
 

@@ -46,7 +46,7 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   /// Renews this process's lease in a cluster (see ``joinCluster(advertising:)``).
   let renewalTask = Mutex<Task<Void, Never>?>(nil)
   /// Where the sessions' `.inMemory(_, scope: .session)` shared values live.
-  private let inMemoryStorage: InMemoryStorage
+  let inMemoryStorage: InMemoryStorage
 
   /// A host whose sessions start from `initialState` and run `reducer`.
   ///
