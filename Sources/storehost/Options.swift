@@ -43,10 +43,10 @@ extension Option {
       flag: "--host", environment: "STOREHOST_HOST", valueName: "ADDRESS",
       help: "Address to listen on.", defaultValue: "127.0.0.1"
     ) { settings, value throws(OptionError) in settings.server.host = value },
-    Option(
-      flag: "--port", environment: "STOREHOST_PORT", valueName: "PORT",
-      help: "Port to listen on; 0 picks a free port (printed on start).", defaultValue: "8080"
-    ) { settings, value throws(OptionError) in settings.server.port = try integer(value, "--port", in: 0...65535) },
+    .number(
+      "--port", "STOREHOST_PORT", unit: "PORT", default: 8080, in: 0...65535,
+      help: "Port to listen on; 0 picks a free port (printed on start)."
+    ) { $0.server.port = $1 },
     Option(
       flag: "--data", environment: "STOREHOST_DATA", valueName: "DIR",
       help: "Directory for the session database and the token secret.", defaultValue: ".storehost"
@@ -93,54 +93,54 @@ extension Option {
       help: "Secret for signing session tokens (32+ bytes). Generated into DIR/session-secret if absent.",
       defaultValue: "generated"
     ) { settings, value throws(OptionError) in settings.secret = value },
-    Option(
-      flag: "--max-sessions", environment: "STOREHOST_MAX_SESSIONS", valueName: "N",
-      help: "Most live sessions; creating more answers 503.", defaultValue: "10000"
-    ) { settings, value throws(OptionError) in settings.host.limits.maxSessions = try integer(value, "--max-sessions", in: 1...10_000_000) },
-    Option(
-      flag: "--idle-timeout", environment: "STOREHOST_IDLE_TIMEOUT", valueName: "SECONDS",
-      help: "End sessions with no action and no open stream for this long.", defaultValue: "1800"
-    ) { settings, value throws(OptionError) in settings.host.limits.idleTimeout = .seconds(try integer(value, "--idle-timeout", in: 1...31_536_000)) },
-    Option(
-      flag: "--actions-per-second", environment: "STOREHOST_ACTIONS_PER_SECOND", valueName: "N",
-      help: "Sustained actions per second per session; more answers 429.", defaultValue: "20"
-    ) { settings, value throws(OptionError) in settings.host.limits.actionsPerSecond = Double(try integer(value, "--actions-per-second", in: 1...1_000_000)) },
-    Option(
-      flag: "--action-burst", environment: "STOREHOST_ACTION_BURST", valueName: "N",
-      help: "Actions a session may send at once before the rate applies.", defaultValue: "40"
-    ) { settings, value throws(OptionError) in settings.host.limits.actionBurst = try integer(value, "--action-burst", in: 1...1_000_000) },
-    Option(
-      flag: "--max-action-bytes", environment: "STOREHOST_MAX_ACTION_BYTES", valueName: "BYTES",
-      help: "Largest actions request body; larger answers 413.", defaultValue: "65536"
-    ) { settings, value throws(OptionError) in settings.host.limits.maxActionBodyBytes = try integer(value, "--max-action-bytes", in: 1...(64 << 20)) },
-    Option(
-      flag: "--max-batch", environment: "STOREHOST_MAX_BATCH", valueName: "N",
-      help: "Most actions in one request; more answers 413.", defaultValue: "32"
-    ) { settings, value throws(OptionError) in settings.host.limits.maxActionsPerBatch = try integer(value, "--max-batch", in: 1...100_000) },
-    Option(
-      flag: "--max-streams-per-session", environment: "STOREHOST_MAX_STREAMS_PER_SESSION", valueName: "N",
-      help: "Most open event streams (tabs) per session; more answers 429.", defaultValue: "8"
-    ) { settings, value throws(OptionError) in settings.host.limits.maxEventStreamsPerSession = try integer(value, "--max-streams-per-session", in: 1...10_000) },
-    Option(
-      flag: "--max-effects-per-session", environment: "STOREHOST_MAX_EFFECTS_PER_SESSION", valueName: "N",
-      help: "Most running effects per session; more actions answer 429.", defaultValue: "64"
-    ) { settings, value throws(OptionError) in settings.host.limits.maxRunningEffectsPerSession = try integer(value, "--max-effects-per-session", in: 1...1_000_000) },
-    Option(
-      flag: "--event-history", environment: "STOREHOST_EVENT_HISTORY", valueName: "N",
-      help: "Recent versions kept per session for Last-Event-ID resume.", defaultValue: "32"
-    ) { settings, value throws(OptionError) in settings.host.limits.eventHistoryLength = try integer(value, "--event-history", in: 1...10_000) },
-    Option(
-      flag: "--max-connections", environment: "STOREHOST_MAX_CONNECTIONS", valueName: "N",
-      help: "Most open HTTP connections; more answer 503.", defaultValue: "20000"
-    ) { settings, value throws(OptionError) in settings.server.limits.maxConnections = try integer(value, "--max-connections", in: 1...1_000_000) },
-    Option(
-      flag: "--heartbeat", environment: "STOREHOST_HEARTBEAT", valueName: "SECONDS",
-      help: "Interval of ': ping' comments on event streams.", defaultValue: "15"
-    ) { settings, value throws(OptionError) in settings.server.heartbeatInterval = .seconds(try integer(value, "--heartbeat", in: 1...3600)) },
-    Option(
-      flag: "--shutdown-timeout", environment: "STOREHOST_SHUTDOWN_TIMEOUT", valueName: "SECONDS",
-      help: "Longest wait for in-flight requests on SIGTERM before closing them.", defaultValue: "10"
-    ) { settings, value throws(OptionError) in settings.server.shutdownTimeout = .seconds(try integer(value, "--shutdown-timeout", in: 0...3600)) },
+    .number(
+      "--max-sessions", "STOREHOST_MAX_SESSIONS", unit: "N", default: 10000, in: 1...10_000_000,
+      help: "Most live sessions; creating more answers 503."
+    ) { $0.host.limits.maxSessions = $1 },
+    .number(
+      "--idle-timeout", "STOREHOST_IDLE_TIMEOUT", unit: "SECONDS", default: 1800, in: 1...31_536_000,
+      help: "End sessions with no action and no open stream for this long."
+    ) { $0.host.limits.idleTimeout = .seconds($1) },
+    .number(
+      "--actions-per-second", "STOREHOST_ACTIONS_PER_SECOND", unit: "N", default: 20, in: 1...1_000_000,
+      help: "Sustained actions per second per session; more answers 429."
+    ) { $0.host.limits.actionsPerSecond = Double($1) },
+    .number(
+      "--action-burst", "STOREHOST_ACTION_BURST", unit: "N", default: 40, in: 1...1_000_000,
+      help: "Actions a session may send at once before the rate applies."
+    ) { $0.host.limits.actionBurst = $1 },
+    .number(
+      "--max-action-bytes", "STOREHOST_MAX_ACTION_BYTES", unit: "BYTES", default: 65536, in: 1...(64 << 20),
+      help: "Largest actions request body; larger answers 413."
+    ) { $0.host.limits.maxActionBodyBytes = $1 },
+    .number(
+      "--max-batch", "STOREHOST_MAX_BATCH", unit: "N", default: 32, in: 1...100_000,
+      help: "Most actions in one request; more answers 413."
+    ) { $0.host.limits.maxActionsPerBatch = $1 },
+    .number(
+      "--max-streams-per-session", "STOREHOST_MAX_STREAMS_PER_SESSION", unit: "N", default: 8, in: 1...10_000,
+      help: "Most open event streams (tabs) per session; more answers 429."
+    ) { $0.host.limits.maxEventStreamsPerSession = $1 },
+    .number(
+      "--max-effects-per-session", "STOREHOST_MAX_EFFECTS_PER_SESSION", unit: "N", default: 64, in: 1...1_000_000,
+      help: "Most running effects per session; more actions answer 429."
+    ) { $0.host.limits.maxRunningEffectsPerSession = $1 },
+    .number(
+      "--event-history", "STOREHOST_EVENT_HISTORY", unit: "N", default: 32, in: 1...10_000,
+      help: "Recent versions kept per session for Last-Event-ID resume."
+    ) { $0.host.limits.eventHistoryLength = $1 },
+    .number(
+      "--max-connections", "STOREHOST_MAX_CONNECTIONS", unit: "N", default: 20000, in: 1...1_000_000,
+      help: "Most open HTTP connections; more answer 503."
+    ) { $0.server.limits.maxConnections = $1 },
+    .number(
+      "--heartbeat", "STOREHOST_HEARTBEAT", unit: "SECONDS", default: 15, in: 1...3600,
+      help: "Interval of ': ping' comments on event streams."
+    ) { $0.server.heartbeatInterval = .seconds($1) },
+    .number(
+      "--shutdown-timeout", "STOREHOST_SHUTDOWN_TIMEOUT", unit: "SECONDS", default: 10, in: 0...3600,
+      help: "Longest wait for in-flight requests on SIGTERM before closing them."
+    ) { $0.server.shutdownTimeout = .seconds($1) },
     Option(
       flag: "--access-log", environment: "STOREHOST_ACCESS_LOG", valueName: nil,
       help: "Write a JSON line per request to standard error.", defaultValue: "off"
@@ -156,6 +156,16 @@ extension Option {
       settings.logLevel = level
     },
   ]
+
+  /// An option whose value is a whole number in `range`, handed to `set`.
+  private static func number(
+    _ flag: String, _ environment: String, unit: String, default defaultValue: Int, in range: ClosedRange<Int>,
+    help: String, set: @escaping @Sendable (inout Settings, Int) -> Void
+  ) -> Option {
+    Option(
+      flag: flag, environment: environment, valueName: unit, help: help, defaultValue: String(defaultValue)
+    ) { settings, value throws(OptionError) in set(&settings, try integer(value, flag, in: range)) }
+  }
 
   private static func integer(_ value: String, _ flag: String, in range: ClosedRange<Int>) throws(OptionError) -> Int {
     guard let number = Int(value), range.contains(number) else {
