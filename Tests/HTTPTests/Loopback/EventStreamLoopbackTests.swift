@@ -30,7 +30,8 @@ private final class WeakStream: Sendable {
       }
     }
     try await withServer(configuration, router: router) { server in
-      let result = try await curl(["-i", "-N", "--max-time", "1", "http://127.0.0.1:\(server.port)/events"])
+      // Long enough for several 200 ms heartbeats even on a loaded machine.
+      let result = try await curl(["-i", "-N", "--max-time", "3", "http://127.0.0.1:\(server.port)/events"])
       #expect(result.output.contains("Content-Type: text/event-stream"))
       #expect(result.output.contains("Cache-Control: no-cache, no-transform"))
       #expect(result.output.contains("X-Accel-Buffering: no"))
