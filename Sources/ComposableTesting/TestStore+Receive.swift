@@ -63,15 +63,7 @@ extension TestStore {
     let casePath = AnyCasePath(actionCase)
     await receiveAction(
       matching: { casePath.extract(from: $0) != nil },
-      mismatch: { received in
-        """
-        Received unexpected action: …
-
-        \(indent(customDump(received)))
-
-        It is not of the expected case.
-        """
-      },
+      mismatch: { notOfTheExpectedCase($0) },
       updateStateToExpectedResult, timeout: timeout,
       at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
@@ -99,15 +91,7 @@ extension TestStore {
     await receiveAction(
       matching: { casePath.extract(from: $0) == expectedValue },
       mismatch: { received in
-        guard let value = casePath.extract(from: received) else {
-          return """
-            Received unexpected action: …
-
-            \(indent(customDump(received)))
-
-            It is not of the expected case.
-            """
-        }
+        guard let value = casePath.extract(from: received) else { return notOfTheExpectedCase(received) }
         return """
           Received unexpected action payload: …
 
@@ -177,4 +161,15 @@ extension TestStore {
         : "Expected to receive \(what), but received none, and no effects are running.",
       at: location)
   }
+}
+
+/// The failure message for a received action of another case than the one expected.
+private func notOfTheExpectedCase(_ received: some Any) -> String {
+  """
+  Received unexpected action: …
+
+  \(indent(customDump(received)))
+
+  It is not of the expected case.
+  """
 }
