@@ -50,7 +50,8 @@ let package = Package(
     // Layer 4: sessions hosting root stores behind the wire protocol.
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-    .target(name: "StoreHost", dependencies: ["Composable", "HTTP", "COpenSSL", "CSQLite", "CLibPQ"]),
+    .target(
+      name: "StoreHost", dependencies: ["Composable", "HTTP", "COpenSSL", "CSQLite", "CLibPQ", "CSystemShim"]),
     // Layer 5: the demo features and the `storehost` command.
     .target(name: "StoreHostDemo", dependencies: ["ComposableArchitecture"]),
     .executableTarget(name: "storehost", dependencies: ["StoreHost", "StoreHostDemo"]),

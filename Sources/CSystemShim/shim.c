@@ -3,6 +3,8 @@
 #define _GNU_SOURCE
 #include <sys/socket.h>
 #include "CSystemShim.h"
+#include <sys/resource.h>
+#include <unistd.h>
 
 int csystem_accept_nonblocking(int fd, struct sockaddr *address, socklen_t *length) {
   return accept4(fd, address, length, SOCK_NONBLOCK | SOCK_CLOEXEC);
@@ -10,4 +12,8 @@ int csystem_accept_nonblocking(int fd, struct sockaddr *address, socklen_t *leng
 
 int csystem_socket_nonblocking(int family) {
   return socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+}
+
+int csystem_set_thread_niceness(int niceness) {
+  return setpriority(PRIO_PROCESS, (id_t)gettid(), niceness);
 }

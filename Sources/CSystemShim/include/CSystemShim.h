@@ -14,6 +14,10 @@ int csystem_accept_nonblocking(int fd, struct sockaddr *address, socklen_t *leng
 /// A non-blocking, close-on-exec TCP socket of the given family.
 int csystem_socket_nonblocking(int family);
 
+/// Gives the calling thread (not its whole process) the scheduling niceness `niceness`
+/// (0 is normal, 19 the lowest); returns 0 or -1 with `errno`.
+int csystem_set_thread_niceness(int niceness);
+
 /// The calling thread's `errno`.
 static inline int csystem_errno(void) { return errno; }
 

@@ -1,3 +1,4 @@
+import CSystemShim
 import Foundation
 
 /// Sessions in one SQLite file (WAL mode), written by one dedicated thread that owns the
@@ -32,7 +33,9 @@ public final class SQLiteSessionPersistence: SessionPersistence {
     queue.enqueueClose(nil)
   }
 
-  /// Opens (or creates) the database at `path` and starts its writer thread.
+  /// Opens (or creates) the database at `path` and starts its writer thread. In `fast`
+  /// mode the writer runs at a lower scheduling priority, so that serving requests and
+  /// event streams comes before background saves.
   ///
   /// - Parameters:
   ///   - path: The SQLite file; its directory must exist.
@@ -48,6 +51,8 @@ public final class SQLiteSessionPersistence: SessionPersistence {
     let queue = WriteQueue(batchDelay: batchDelay)
     try await withCheckedThrowingContinuation { (opened: CheckedContinuation<Void, any Error>) in
       let writer = Thread {
+        // Fast mode writes in the background: event delivery and requests come first.
+        if durability == .fast { _ = csystem_set_thread_niceness(10) }
         SessionWriter.run(queue: queue, opened: opened) {
           try SessionTable(path: path, durability: durability, busyTimeout: busyTimeout)
         }
