@@ -120,11 +120,7 @@ extension SessionHost {
   ) throws -> Session<State, Action> {
     let session: Session<State, Action>
     do {
-      session = try Session(
-        id: snapshot.id, version: snapshot.version, createdAt: snapshot.createdAt,
-        limits: configuration.limits, persistence: persistence,
-        initialState: { try JSONDecoder().decode(State.self, from: snapshot.state) },
-        dependencies: dependencies(of: snapshot.id), makeStore: makeStore)
+      session = try self.session(restoring: snapshot)
     } catch {
       throw HTTPError(
         status: 500, code: "invalid_stored_state", message: "The session's stored state cannot be read.")

@@ -41,8 +41,7 @@ extension SessionHost {
       throw HTTPError.rateLimited(
         retryAfter: .seconds(5), "This session has \(maxStreams) event streams open here already.")
     }
-    let patches = request.queryItem("patch") == "1"
-    let lastEventID = (request.headers["Last-Event-ID"] ?? request.queryItem("lastEventId")).flatMap { Int($0) }
+    let options = EventStreamRequest(request)
     let retry = Int(configuration.eventStreamRetry.secondsValue * 1000)
     return .eventStream { stream in
       stream.retry(milliseconds: retry)
@@ -51,7 +50,8 @@ extension SessionHost {
         Task {
           guard
             let (fanout, client) = try? await followers.connect(
-              id, listener: cluster.listener, stream, patches: patches, log: false, lastEventID: lastEventID,
+              id, listener: cluster.listener, stream, patches: options.patches, log: false,
+              lastEventID: options.lastEventID,
               onEnd: { once.resume() })
           else { return once.resume() }
           await stream.waitUntilClosed()

@@ -117,9 +117,7 @@ extension SessionHost {
         "This session has \(configuration.limits.maxEventStreamsPerSession) event streams open already.")
     }
     session.touch()
-    let patches = request.queryItem("patch") == "1"
-    let log = request.queryItem("log") == "1"
-    let lastEventID = (request.headers["Last-Event-ID"] ?? request.queryItem("lastEventId")).flatMap { Int($0) }
+    let options = EventStreamRequest(request)
     let retry = Int(configuration.eventStreamRetry.secondsValue * 1000)
     return .eventStream { stream in
       stream.retry(milliseconds: retry)
@@ -127,7 +125,8 @@ extension SessionHost {
         let once = ResumeOnce(ended)
         guard
           let client = session.events.connect(
-            stream, patches: patches, log: log, lastEventID: lastEventID, onEnd: { once.resume() })
+            stream, patches: options.patches, log: options.log, lastEventID: options.lastEventID,
+            onEnd: { once.resume() })
         else { return once.resume() }
         Task {
           await stream.waitUntilClosed()

@@ -39,7 +39,7 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   private let makeInitialState: @Sendable () -> State
   /// Builds each session's store. Not `@Sendable` because reducer types need not be; it
   /// only builds fresh values from the reducer closure, so calling it from any task is safe.
-  nonisolated(unsafe) let makeStore: StoreFactory<State, Action>
+  nonisolated(unsafe) private let makeStore: StoreFactory<State, Action>
   private let prepareDependencies: @Sendable (inout DependencyValues) -> Void
   private let sessions = Mutex<[SessionID: Session<State, Action>]>([:])
   private let evictionTask = Mutex<Task<Void, Never>?>(nil)
@@ -93,14 +93,7 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     let saved = try await persistence.loadAll()
     var restored: [Session<State, Action>] = []
     for snapshot in saved {
-      let session: Session<State, Action>
-      do {
-        session = try Session(
-          id: snapshot.id, version: snapshot.version, createdAt: snapshot.createdAt,
-          limits: configuration.limits, persistence: persistence,
-          initialState: { try JSONDecoder().decode(State.self, from: snapshot.state) },
-          dependencies: dependencies(of: snapshot.id), makeStore: makeStore)
-      } catch {
+      guard let session = try? session(restoring: snapshot) else {
         try await persistence.delete(snapshot.id)
         continue
       }
@@ -150,8 +143,18 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
 
   // MARK: Sessions
 
+  /// A session at a saved snapshot's state and version; throws when the state no longer
+  /// decodes.
+  func session(restoring snapshot: SessionSnapshot) throws -> Session<State, Action> {
+    try Session(
+      id: snapshot.id, version: snapshot.version, createdAt: snapshot.createdAt,
+      limits: configuration.limits, persistence: persistence,
+      initialState: { try JSONDecoder().decode(State.self, from: snapshot.state) },
+      dependencies: dependencies(of: snapshot.id), makeStore: makeStore)
+  }
+
   /// The dependencies of a session's store: the host's, and the session's id.
-  func dependencies(of id: SessionID) -> (inout DependencyValues) -> Void {
+  private func dependencies(of id: SessionID) -> (inout DependencyValues) -> Void {
     { [prepareDependencies] values in
       prepareDependencies(&values)
       values.sessionID = id.rawValue
