@@ -20,6 +20,7 @@ let package = Package(
   name: "StoreHost",
   platforms: [.macOS(.v15)],
   products: [
+    .library(name: "StoreHostJSON", targets: ["StoreHostJSON"]),
     .library(name: "Composable", targets: ["Composable"]),
     .library(name: "ComposableArchitecture", targets: ["ComposableArchitecture"]),
     .library(name: "ComposableTesting", targets: ["ComposableTesting"]),
@@ -28,8 +29,10 @@ let package = Package(
     .executable(name: "storehost", targets: ["storehost"]),
   ],
   targets: [
+    // Layer 0: JSON values, parsing, one-pass writing, decoding and diffing. No I/O.
+    .target(name: "StoreHostJSON"),
     // Layer 1: the architecture. No I/O, no macros: usable by any Swift program.
-    .target(name: "Composable"),
+    .target(name: "Composable", dependencies: ["StoreHostJSON"]),
     .macro(
       name: "ComposableMacrosPlugin",
       swiftSettings: [.unsafeFlags(["-I", toolchainHostLibraries])],
@@ -51,7 +54,8 @@ let package = Package(
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     .target(
-      name: "StoreHost", dependencies: ["Composable", "HTTP", "COpenSSL", "CSQLite", "CLibPQ", "CSystemShim"]),
+      name: "StoreHost",
+      dependencies: ["StoreHostJSON", "Composable", "HTTP", "COpenSSL", "CSQLite", "CLibPQ", "CSystemShim"]),
     // Layer 5: the demo features and the `storehost` command.
     .target(name: "StoreHostDemo", dependencies: ["ComposableArchitecture"]),
     .executableTarget(name: "storehost", dependencies: ["StoreHost", "StoreHostDemo"]),
@@ -70,11 +74,12 @@ let package = Package(
     // A small server over `HTTP` for its benchmarks and integration scripts.
     .executableTarget(name: "http-example-server", dependencies: ["HTTP"], path: "Benchmarks/http/ExampleServer"),
 
+    .testTarget(name: "StoreHostJSONTests", dependencies: ["StoreHostJSON"]),
     .testTarget(name: "ComposableTests", dependencies: ["Composable"]),
     .testTarget(name: "ComposableArchitectureTests", dependencies: ["ComposableArchitecture", "ComposableTesting"]),
     .testTarget(name: "ComposableTestingTests", dependencies: ["ComposableArchitecture", "ComposableTesting"]),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
-    .testTarget(name: "StoreHostTests", dependencies: ["StoreHost", "StoreHostDemo", "ComposableTesting"]),
+    .testTarget(name: "StoreHostTests", dependencies: ["StoreHost", "StoreHostDemo", "ComposableTesting", "StoreHostJSON"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,8 @@
 /// Marks a feature's state. On a struct it writes the ``BindableFields`` conformance from the
 /// properties marked ``BindingState()``: the fields clients may set with a binding action.
+/// A `Codable` struct also becomes ``StoreHostJSON/JSONWritable`` (and, when `Equatable`,
+/// ``StoreHostJSON/JSONDiffable``), so a host encodes it in one pass and diffs it at the
+/// cost of what changed, with the same JSON its `Codable` conformance gives.
 ///
 /// ```swift
 /// @ObservableState
@@ -8,7 +11,9 @@
 ///   var isSaving = false          // a binding for it is rejected
 /// }
 /// ```
-@attached(extension, conformances: BindableFields, names: named(bindableFields))
+@attached(
+  extension, conformances: BindableFields, JSONWritable, JSONDiffable,
+  names: named(bindableFields), named(writeJSON), named(writeJSONPatch))
 public macro ObservableState() =
   #externalMacro(module: "ComposableMacrosPlugin", type: "ObservableStateMacro")
 

@@ -130,6 +130,10 @@ extension Option {
       help: "Recent versions kept per session for Last-Event-ID resume."
     ) { $0.host.limits.eventHistoryLength = $1 },
     .number(
+      "--max-state-bytes", "STOREHOST_MAX_STATE_BYTES", unit: "BYTES", default: 1 << 20, in: 1024...(1 << 30),
+      help: "Largest session state, as bytes of JSON, an action may leave; one that would pass it changes nothing and answers 413."
+    ) { $0.host.limits.maxStateBytes = $1 },
+    .number(
       "--max-connections", "STOREHOST_MAX_CONNECTIONS", unit: "N", default: 20000, in: 1...1_000_000,
       help: "Most open HTTP connections; more answer 503."
     ) { $0.server.limits.maxConnections = $1 },

@@ -78,7 +78,9 @@ do {
   var router = Router()
   host.addRoutes(to: &router)
   router.fallback = StaticFiles(root: settings.publicDirectory).handler
-  let server = HTTPServer(configuration: settings.server, router: router)
+  var serverConfiguration = settings.server
+  serverConfiguration.eventStreamBufferLimit = max(serverConfiguration.eventStreamBufferLimit, host.eventStreamBufferLimit)
+  let server = HTTPServer(configuration: serverConfiguration, router: router)
   try server.start()
   host.startEvictingIdleSessions()
   let scheme = settings.server.tls == nil ? "http" : "https"

@@ -11,6 +11,17 @@ private final class FakeSink: EventSink {
     var event: String?
     var id: String?
     var data: String
+
+    /// The fields of one frame: `event: `, `id: ` and `data: ` lines.
+    init(_ frame: EventFrame) {
+      var data: [String] = []
+      for line in String(decoding: frame.bytes, as: UTF8.self).split(separator: "\n") {
+        if line.hasPrefix("event: ") { event = String(line.dropFirst(7)) }
+        if line.hasPrefix("id: ") { id = String(line.dropFirst(4)) }
+        if line.hasPrefix("data: ") { data.append(String(line.dropFirst(6))) }
+      }
+      self.data = data.joined(separator: "\n")
+    }
   }
 
   private let state = Mutex<(events: [Event], pending: Event?, isBehind: Bool)>(([], nil, false))
@@ -29,17 +40,17 @@ private final class FakeSink: EventSink {
     }
   }
 
-  func send(event: String?, id: String?, data: String) -> EventStream.SendResult {
+  func send(_ frame: EventFrame) -> EventStream.SendResult {
     state.withLock { state in
       guard !state.isBehind, state.pending == nil else { return .backpressure }
-      state.events.append(Event(event: event, id: id, data: data))
+      state.events.append(Event(frame))
       return .sent
     }
   }
 
-  func sendLatest(event: String?, id: String?, data: String) -> EventStream.SendResult {
+  func sendLatest(_ frame: EventFrame) -> EventStream.SendResult {
     state.withLock { state in
-      let new = Event(event: event, id: id, data: data)
+      let new = Event(frame)
       guard !state.isBehind, state.pending == nil else {
         state.pending = new
         return .coalesced
@@ -50,8 +61,14 @@ private final class FakeSink: EventSink {
   }
 }
 
-private func published(_ version: Int, count: Int64) -> PublishedState {
-  PublishedState(version: version, value: ["counter": ["count": .int(count)]])
+/// Version `version` of `{"counter": {"count": count}}`, with the patch from the version
+/// before unless `withPatch` is false.
+private func published(_ version: Int, count: Int64, withPatch: Bool = true) -> PublishedState {
+  let patch = VersionPatch(
+    from: version - 1, operations: Array(#"[{"op":"replace","path":"/counter/count","value":\#(count)}]"#.utf8),
+    operationCount: 1)
+  return PublishedState(
+    version: version, patch: withPatch ? patch : nil, json: Array(#"{"counter":{"count":\#(count)}}"#.utf8))
 }
 
 @Suite struct EventFanoutTests {
@@ -96,6 +113,27 @@ private func published(_ version: Int, count: Int64) -> PublishedState {
     #expect(unknown.events[0].id == "5")
   }
 
+  @Test func resumingJoinsThePatchesOfTheVersionsMissed() throws {
+    let fanout = EventFanout(initial: published(1, count: 1), historyLength: 8)
+    for version in 2...4 { fanout.publish(published(version, count: Int64(version))) }
+    let behind = FakeSink()
+    _ = fanout.connect(behind, patches: true, lastEventID: 2) {}
+    let patch = try JSONValue(parsing: Array(behind.events[0].data.utf8))
+    #expect(patch["from"] == 2 && patch["version"] == 4)
+    #expect(patch["ops"] == [["op": "replace", "path": "/counter/count", "value": 3], ["op": "replace", "path": "/counter/count", "value": 4]])
+  }
+
+  @Test func aVersionWithoutAPatchSendsTheStateToPatchClients() {
+    let fanout = EventFanout(initial: published(1, count: 1), historyLength: 8)
+    let sink = FakeSink()
+    _ = fanout.connect(sink, patches: true, lastEventID: 1) {}
+    fanout.publish(published(2, count: 2, withPatch: false))
+    #expect(sink.events.map(\.event) == ["state"])
+    let resumed = FakeSink()
+    _ = fanout.connect(resumed, patches: true, lastEventID: 1) {}
+    #expect(resumed.events.map(\.event) == ["state"])
+  }
+
   @Test func aSlowClientGetsTheLatestStateInsteadOfAQueue() {
     let fanout = EventFanout(initial: published(1, count: 1), historyLength: 8)
     let slow = FakeSink()
@@ -132,7 +170,7 @@ private func published(_ version: Int, count: Int64) -> PublishedState {
     let id = fanout.connect(watcher, patches: false, log: true, lastEventID: 1) {}
     _ = fanout.connect(plain, patches: false, lastEventID: 1) {}
     #expect(fanout.hasLogWatchers)
-    fanout.publishAction(#"{"action":"x"}"#)
+    fanout.publishAction(Array(#"{"action":"x"}"#.utf8))
     #expect(watcher.events.map(\.event) == ["action"])
     #expect(plain.events.isEmpty)
     fanout.disconnect(id!)

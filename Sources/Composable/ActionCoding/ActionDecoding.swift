@@ -1,7 +1,11 @@
 import Foundation
+import StoreHostJSON
 
 /// Decodes actions sent by untrusted clients: JSON in the externally tagged form, with the
 /// ``ActionDecodingPolicy/client`` policy, every failure reported as an ``ActionDecodingError``.
+///
+/// The bytes are parsed strictly (``StoreHostJSON/JSONValue/init(parsing:maxDepth:)``):
+/// an object naming a member twice is refused, since readers disagree on which one counts.
 ///
 /// ```swift
 /// let actions = try ActionDecoding.decodeClientActions(AppFeature.Action.self, from: body)
@@ -9,31 +13,35 @@ import Foundation
 public enum ActionDecoding {
   /// One action: `{"counter": "incrementButtonTapped"}`.
   public static func decodeClientAction<Action: Decodable>(
-    _ type: Action.Type, from data: Data
+    _ type: Action.Type, from data: some ContiguousBytes
   ) throws(ActionDecodingError) -> Action {
-    do {
-      return try clientDecoder().decode(Action.self, from: data)
-    } catch {
-      throw ActionDecodingError(error)
-    }
+    try decode(Action.self, from: data)
   }
 
   /// One action or an array of actions (all decoded, or an error for the first that fails).
   public static func decodeClientActions<Action: Decodable>(
-    _ type: Action.Type, from data: Data
+    _ type: Action.Type, from data: some ContiguousBytes
   ) throws(ActionDecodingError) -> [Action] {
+    try decode(OneOrMany<Action>.self, from: data).actions
+  }
+
+  /// The `userInfo` that makes a `Decoder` apply the client policy.
+  public static var clientUserInfo: [CodingUserInfoKey: Any] { [.actionDecodingPolicy: ActionDecodingPolicy.client] }
+
+  private static func decode<Value: Decodable>(
+    _ type: Value.Type, from data: some ContiguousBytes
+  ) throws(ActionDecodingError) -> Value {
+    let json: JSONValue
     do {
-      return try clientDecoder().decode(OneOrMany<Action>.self, from: data).actions
+      json = try JSONValue(parsing: data)
+    } catch {
+      throw ActionDecodingError(.malformed, at: [], "the body is not valid JSON: \(error)")
+    }
+    do {
+      return try json.decode(as: Value.self, userInfo: clientUserInfo)
     } catch {
       throw ActionDecodingError(error)
     }
-  }
-
-  /// A `JSONDecoder` with the client policy.
-  public static func clientDecoder() -> JSONDecoder {
-    let decoder = JSONDecoder()
-    decoder.userInfo[.actionDecodingPolicy] = ActionDecodingPolicy.client
-    return decoder
   }
 }
 

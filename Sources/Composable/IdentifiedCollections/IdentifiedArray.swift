@@ -1,3 +1,5 @@
+import StoreHostJSON
+
 /// An ordered collection of identifiable elements with O(1) lookup by id.
 ///
 /// ```swift
@@ -183,6 +185,19 @@ extension IdentifiedArray: Encodable where Element: Encodable {
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(elements)
+  }
+}
+
+extension IdentifiedArray: JSONWritable where Element: JSONWritable {
+  public func writeJSON(to writer: inout JSONWriter) throws {
+    try writer.writeElements(elements)
+  }
+}
+
+extension IdentifiedArray: JSONDiffable where Element: JSONDiffable {
+  /// Diffed like an array of its elements.
+  public static func writeJSONPatch(from old: Self, to new: Self, into patch: inout JSONPatchWriter) throws {
+    try patch.writeElementChanges(from: old.elements, to: new.elements)
   }
 }
 

@@ -1,3 +1,5 @@
+import StoreHostJSON
+
 extension Shared: Equatable where Value: Equatable {
   /// Whether both hold equal values (not whether they are the same reference).
   public static func == (lhs: Shared, rhs: Shared) -> Bool {
@@ -9,10 +11,18 @@ extension Shared: Equatable where Value: Equatable {
 }
 
 extension Shared: Encodable where Value: Encodable {
-  /// Encodes the current value, as if it were not shared.
+  /// Encodes the current value, as if it were not shared; under ``StoreHostJSON/JSONEncoding``
+  /// with a ``SharedSnapshot`` context, the value at that snapshot.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
-    try container.encode(wrappedValue)
+    try container.encode(reference.value(in: encoder.userInfo[.jsonContext]) ?? wrappedValue)
+  }
+}
+
+extension Shared: JSONWritable where Value: JSONWritable {
+  /// Writes the value, as of the writer's ``SharedSnapshot`` when it has one.
+  public func writeJSON(to writer: inout JSONWriter) throws {
+    try (reference.value(in: writer.context) ?? wrappedValue).writeJSON(to: &writer)
   }
 }
 
@@ -38,10 +48,18 @@ extension SharedReader: Equatable where Value: Equatable {
 }
 
 extension SharedReader: Encodable where Value: Encodable {
-  /// Encodes the current value.
+  /// Encodes the current value; under ``StoreHostJSON/JSONEncoding`` with a
+  /// ``SharedSnapshot`` context, the value at that snapshot.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
-    try container.encode(wrappedValue)
+    try container.encode(reference.value(in: encoder.userInfo[.jsonContext]) ?? wrappedValue)
+  }
+}
+
+extension SharedReader: JSONWritable where Value: JSONWritable {
+  /// Writes the value, as of the writer's ``SharedSnapshot`` when it has one.
+  public func writeJSON(to writer: inout JSONWriter) throws {
+    try (reference.value(in: writer.context) ?? wrappedValue).writeJSON(to: &writer)
   }
 }
 

@@ -12,6 +12,8 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
   private let reduce: (inout State, Action) -> Effect<Action>
   private let dependencies: DependencyValues
   private let isDuplicate: (@Sendable (State, State) -> Bool)?
+  /// Decides whether a change a `send` makes may become a version (see ``Store/init(initialState:reducer:withDependencies:acceptingChange:)``).
+  private let acceptChange: (@Sendable (StoreSnapshot<State>) -> Bool)?
 
   private var state: State
   private var version = 0
@@ -20,6 +22,8 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
   private var queue: [Action] = []
   /// Tasks started by the current `send`.
   private var started: [Task<Void, Never>] = []
+  /// Effect tasks the current `send` cancels once its change is accepted.
+  private var cancelling: [UInt64] = []
   private var effects = EffectTasks()
   /// When each throttle id last let an effect run, as its clock's instant.
   private var throttleRuns: [EffectID: any Sendable] = [:]
@@ -34,19 +38,27 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
     initialState: State,
     reducer: some Reducer<State, Action>,
     dependencies: DependencyValues,
-    isDuplicate: (@Sendable (State, State) -> Bool)?
+    isDuplicate: (@Sendable (State, State) -> Bool)?,
+    acceptChange: (@Sendable (StoreSnapshot<State>) -> Bool)? = nil
   ) {
     self.state = initialState
     self.reduce = reducer._reduceFunction()
     self.dependencies = dependencies
     self.isDuplicate = isDuplicate
+    self.acceptChange = acceptChange
     super.init()
     lock.withLock { _ in followSharedValues() }
   }
 
   override func send(_ action: Action) -> StoreTask {
+    send(action, fromEffect: false)
+  }
+
+  /// Reduces `action`; one sent by an effect whose task was cancelled is dropped, checked
+  /// under the lock so that an effect cancelled by a refused change never sends.
+  private func send(_ action: Action, fromEffect: Bool) -> StoreTask {
     let (task, changedShared) = lock.withLock { _ -> (StoreTask, [AnySharedBox]) in
-      guard !isTornDown else { return (StoreTask(tasks: []), []) }
+      guard !isTornDown, !(fromEffect && Task.isCancelled) else { return (StoreTask(tasks: []), []) }
       let task = SharedDelivery.collecting(into: sharedChanges) { reduceQueue(startingWith: action) }
       return (task, sharedChanges.take())
     }
@@ -56,7 +68,9 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
   }
 
   /// Reduces `action` and the actions its `.send` effects queue, then publishes the new
-  /// state. Called with `lock` held.
+  /// state. A change that ``acceptChange`` refuses is undone: the state is restored, the
+  /// tasks the actions started are cancelled before they can send, and the cancellations
+  /// they asked for are dropped. Called with `lock` held.
   private func reduceQueue(startingWith action: Action) -> StoreTask {
     let previous: State? = isDuplicate == nil ? nil : state
     queue.append(action)
@@ -69,20 +83,32 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
       }
     }
     queue.removeAll(keepingCapacity: true)
+    defer {
+      started.removeAll(keepingCapacity: true)
+      cancelling.removeAll(keepingCapacity: true)
+    }
     let isUnchanged = previous.map { isDuplicate?($0, state) ?? false } ?? false
     if sharedSubscriptions.needsScan(stateChanged: !isUnchanged) { followSharedValues() }
     let sharedChanged = sharedSubscriptions.advance(sharedChanges.boxes)
-    if sharedChanged || !isUnchanged { publish() }
-    guard !started.isEmpty else { return StoreTask(tasks: []) }
-    defer { started.removeAll(keepingCapacity: true) }
+    if sharedChanged || !isUnchanged {
+      let next = StoreSnapshot(state: state, version: version + 1, sharedValues: sharedSubscriptions.snapshot())
+      if let acceptChange, let previous, !acceptChange(next) {
+        state = previous
+        followSharedValues()
+        for task in started { task.cancel() }
+        return StoreTask(tasks: [], isRefused: true)
+      }
+      publish(next)
+    }
+    effects.cancel(tasks: cancelling)
     return StoreTask(tasks: started)
   }
 
-  /// A new version, told to the observers. Called with `lock` held.
-  private func publish() {
+  /// The current state as the next version, told to the observers. Called with `lock` held.
+  private func publish(_ next: StoreSnapshot<State>? = nil) {
     version += 1
     guard !observers.isEmpty else { return }
-    let snapshot = StoreSnapshot(state: state, version: version)
+    let snapshot = next ?? StoreSnapshot(state: state, version: version, sharedValues: sharedSubscriptions.snapshot())
     for observer in observers.values { observer(snapshot) }
   }
 
@@ -154,10 +180,10 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
           await runInTask(.concatenate(effects), cancelIDs: cancelIDs, send: send)
         })
     case let .cancellable(id, cancelInFlight, effect):
-      if cancelInFlight { effects.cancel(id) }
+      if cancelInFlight { cancelling += effects.taskIDs(for: id) }
       start(effect, cancelIDs: cancelIDs + [id])
     case let .cancel(id):
-      effects.cancel(id)
+      cancelling += effects.taskIDs(for: id)
     case let .throttle(window, effect):
       start(throttled(effect, window: window), cancelIDs: cancelIDs)
     }
@@ -190,7 +216,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
     _ work: @escaping @Sendable (Send<Action>) async -> Void
   ) -> Task<Void, Never> {
     let taskID = effects.reserveID()
-    let send = Send<Action> { [self] action in _ = self.send(action) }
+    let send = Send<Action> { [self] action in _ = self.send(action, fromEffect: true) }
     let task = DependencyValues.$current.withValue(dependencies) {
       Task(priority: priority) { [self] in
         await work(send)
@@ -269,7 +295,16 @@ struct EffectTasks {
   }
 
   func cancel(_ cancelID: EffectID) {
-    for id in byCancelID[cancelID] ?? [] { tasks[id]?.task.cancel() }
+    cancel(tasks: taskIDs(for: cancelID))
+  }
+
+  /// The running tasks registered under `cancelID`.
+  func taskIDs(for cancelID: EffectID) -> [UInt64] {
+    Array(byCancelID[cancelID] ?? [])
+  }
+
+  func cancel(tasks ids: [UInt64]) {
+    for id in ids { tasks[id]?.task.cancel() }
   }
 
   func isRunning(_ cancelID: EffectID) -> Bool { byCancelID[cancelID] != nil }

@@ -54,11 +54,31 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
       isDuplicate: { $0 == $1 })
   }
 
+  /// A root store that asks `acceptChange` about every change a `send` would make, before
+  /// it becomes a version: a server limiting the size of a session's state, say.
+  ///
+  /// `acceptChange` runs in the store's serial section with the would-be next version. When
+  /// it returns `false` the send changes nothing: the state is restored, the effects the
+  /// actions started are cancelled before they can send anything, the cancellations they
+  /// asked for are dropped, and the returned task's `isRefused` is `true`. Shared values
+  /// the actions changed stay changed, since other stores may already see them.
+  @_spi(Hosting) public convenience init<R: Reducer<State, Action>>(
+    initialState: @autoclosure () -> R.State,
+    @ReducerBuilder<State, Action> reducer: () -> R,
+    withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil,
+    acceptingChange acceptChange: @escaping @Sendable (StoreSnapshot<State>) -> Bool
+  ) where State: Equatable {
+    self.init(
+      initialState: initialState, reducer: reducer, prepareDependencies: prepareDependencies,
+      isDuplicate: { $0 == $1 }, acceptChange: acceptChange)
+  }
+
   private convenience init<R: Reducer<State, Action>>(
     initialState: () -> R.State,
     reducer: () -> R,
     prepareDependencies: ((inout DependencyValues) -> Void)?,
-    isDuplicate: (@Sendable (State, State) -> Bool)?
+    isDuplicate: (@Sendable (State, State) -> Bool)?,
+    acceptChange: (@Sendable (StoreSnapshot<State>) -> Bool)? = nil
   ) {
     var dependencies = DependencyValues.current
     prepareDependencies?(&dependencies)
@@ -66,7 +86,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     self.init(
       core: RootCore(
         initialState: state, reducer: reducer(), dependencies: dependencies,
-        isDuplicate: isDuplicate),
+        isDuplicate: isDuplicate, acceptChange: acceptChange),
       parent: nil)
   }
 

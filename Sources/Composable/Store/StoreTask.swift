@@ -1,8 +1,14 @@
 /// The effects started by one `send`: await them with ``finish()`` or stop them with ``cancel()``.
 public struct StoreTask: Hashable, Sendable {
   let tasks: [Task<Void, Never>]
+  /// Whether the store refused the change the action would have made, leaving its state
+  /// as it was (see ``Store/init(initialState:reducer:withDependencies:acceptingChange:)``).
+  @_spi(Hosting) public let isRefused: Bool
 
-  init(tasks: [Task<Void, Never>]) { self.tasks = tasks }
+  init(tasks: [Task<Void, Never>], isRefused: Bool = false) {
+    self.tasks = tasks
+    self.isRefused = isRefused
+  }
 
   /// Cancels the effects.
   public func cancel() {

@@ -19,7 +19,7 @@ final class EventLoop: @unchecked Sendable {
   private let selector: PlatformSelector
   private let wakeFD: Int32
   private let timerFD: Int32
-  private let jobs = Mutex<[@Sendable () -> Void]>([])
+  private let jobs = Mutex<Jobs>(Jobs())
   private let wakePending = Atomic<Bool>(false)
   private var listener: Int32?
   /// The listener is unwatched until the next tick because `accept4` ran out of descriptors.
@@ -58,9 +58,27 @@ final class EventLoop: @unchecked Sendable {
     close(timerFD)
   }
 
+  /// Work handed to the loop from other threads.
+  private struct Jobs {
+    var closures: [@Sendable () -> Void] = []
+    /// Connections whose event streams queued frames.
+    var streamOutput: [UInt64] = []
+  }
+
   /// Runs `job` on the loop's thread soon. Callable from any thread.
   func execute(_ job: @escaping @Sendable () -> Void) {
-    jobs.withLock { $0.append(job) }
+    jobs.withLock { $0.closures.append(job) }
+    wake()
+  }
+
+  /// Has the connection `token` write what its event stream queued, soon. Callable from any
+  /// thread; the connections of one wake-up are served together.
+  func scheduleStreamOutput(for token: UInt64) {
+    jobs.withLock { $0.streamOutput.append(token) }
+    wake()
+  }
+
+  private func wake() {
     if !wakePending.exchange(true, ordering: .acquiringAndReleasing) {
       var one: UInt64 = 1
       _ = Glibc.write(wakeFD, &one, 8)
@@ -104,11 +122,15 @@ final class EventLoop: @unchecked Sendable {
 
   private func runJobs() {
     wakePending.store(false, ordering: .releasing)
-    let pending = jobs.withLock { jobs -> [@Sendable () -> Void] in
-      defer { jobs.removeAll(keepingCapacity: true) }
+    let pending = jobs.withLock { jobs -> Jobs in
+      defer {
+        jobs.closures.removeAll(keepingCapacity: true)
+        jobs.streamOutput.removeAll(keepingCapacity: true)
+      }
       return jobs
     }
-    for job in pending { job() }
+    for job in pending.closures { job() }
+    for token in pending.streamOutput { connections[token]?.writeStreamOutput() }
   }
 
   private func tick() {

@@ -47,6 +47,30 @@ enum Transport {
     }
   }
 
+  /// Writes from `frames`, the first from `firstOffset` on: on a plain socket as many as
+  /// one `sendmsg` takes (up to 64 frames), through TLS the first. Returns how many bytes
+  /// were taken.
+  func write(fd: Int32, _ frames: [EventFrame], firstOffset: Int) throws(SystemError) -> IOResult<Int> {
+    guard case .plain = self else {
+      let first = frames[0].storage
+      return try write(fd: fd, UnsafeRawBufferPointer(start: first.base + firstOffset, count: first.count - firstOffset))
+    }
+    let count = min(frames.count, Self.framesPerWrite)
+    return try withUnsafeTemporaryAllocation(of: iovec.self, capacity: count) { vectors throws(SystemError) in
+      for index in 0..<count {
+        let storage = frames[index].storage
+        let offset = index == 0 ? firstOffset : 0
+        vectors[index] = iovec(iov_base: storage.base + offset, iov_len: storage.count - offset)
+      }
+      var message = msghdr()
+      message.msg_iov = vectors.baseAddress
+      message.msg_iovlen = count
+      return try syscall("sendmsg") { sendmsg(fd, &message, Int32(MSG_NOSIGNAL)) }
+    }
+  }
+
+  private static let framesPerWrite = 64
+
   /// Ends the session (TLS close_notify) and frees it. The socket is closed by the caller.
   func shutdown() {
     if case .tls(let ssl) = self {

@@ -7,6 +7,11 @@ public struct Response: Sendable {
     /// A Server-Sent Events stream: the server sends the head, then runs the closure with
     /// an ``EventStream`` until it returns or the client goes away.
     case eventStream(@Sendable (EventStream) async -> Void)
+    /// A Server-Sent Events stream kept by callbacks instead of a task: the server sends the
+    /// head and calls the closure with the ``EventStream`` on the connection's event loop
+    /// (so it must be quick); the stream lasts until ``EventStream/finish()`` or until the
+    /// client goes away (see ``EventStream/onClose(_:)``).
+    case openEventStream(@Sendable (EventStream) -> Void)
   }
 
   /// `application/json; charset=utf-8`.
@@ -34,14 +39,23 @@ public struct Response: Sendable {
   /// A Server-Sent Events response (`text/event-stream`, no caching, no proxy buffering).
   /// `run` writes events until it returns or ``EventStream/isClosed`` becomes true.
   public static func eventStream(_ run: @escaping @Sendable (EventStream) async -> Void) -> Response {
-    Response(
-      status: 200,
-      headers: [
-        "Content-Type": "text/event-stream",
-        "Cache-Control": "no-cache, no-transform",
-        "X-Accel-Buffering": "no",
-      ],
-      body: .eventStream(run))
+    Response(status: 200, headers: eventStreamHeaders, body: .eventStream(run))
+  }
+
+  /// A Server-Sent Events response that holds no task while open: `onOpen` gets the stream
+  /// once the head is written, on the connection's event loop, and must return quickly. The
+  /// stream lasts until ``EventStream/finish()`` or until the client leaves, which
+  /// ``EventStream/onClose(_:)`` reports. Thousands of idle streams cost only their memory.
+  public static func eventStream(onOpen: @escaping @Sendable (EventStream) -> Void) -> Response {
+    Response(status: 200, headers: eventStreamHeaders, body: .openEventStream(onOpen))
+  }
+
+  private static var eventStreamHeaders: HTTPHeaders {
+    [
+      "Content-Type": "text/event-stream",
+      "Cache-Control": "no-cache, no-transform",
+      "X-Accel-Buffering": "no",
+    ]
   }
 
   /// The body bytes, empty for a stream.

@@ -22,8 +22,14 @@ final class Connection: @unchecked Sendable {
   private let remote: String
   private unowned let loop: EventLoop
   private var machine: ConnectionStateMachine
+  /// Response heads and bodies not yet written.
   private var output: [UInt8] = []
   private var outputOffset = 0
+  /// The stream's frames not yet written (after `output`), and how much of the first is out.
+  private var frames: [EventFrame] = []
+  private var frameOffset = 0
+  /// The stream asked to end once its frames are out.
+  private var streamFinishing = false
   private var interest: Interest = .read
   private var readingPaused = false
   private var inputEnded = false
@@ -36,8 +42,6 @@ final class Connection: @unchecked Sendable {
   private var streamTask: Task<Void, Never>?
   /// A TLS read could not finish until the socket is writable (renegotiation or handshake).
   private var readWantsWrite = false
-  /// Bytes at the front of `output` that are not the stream's (its response head).
-  private var unaccountedBytes = 0
   private var lastStreamWrite = ContinuousClock.now
   /// When queued output last moved (or started waiting); a reader that stops reading is
   /// dropped after the idle timeout.
@@ -81,7 +85,7 @@ final class Connection: @unchecked Sendable {
     }
     let configuration = loop.core.configuration
     let writeTimeout = stream == nil ? configuration.limits.idleTimeout : configuration.eventStreamStallTimeout
-    if outputOffset < output.count && now - lastWriteProgress >= writeTimeout {
+    if hasPendingOutput && now - lastWriteProgress >= writeTimeout {
       // The client stopped reading what is queued for it.
       closeNow()
       return
@@ -161,7 +165,7 @@ final class Connection: @unchecked Sendable {
         closeAfterFlush = true
       case .close:
         closeAfterFlush = true
-        if output.count == outputOffset { beginClose() }
+        if !hasPendingOutput { beginClose() }
       case .pauseReading:
         readingPaused = true
         setInterest(interest.subtracting(.read))
@@ -209,7 +213,7 @@ final class Connection: @unchecked Sendable {
       log(method: request.method, path: request.path, status: response.status, bytes: body.count, start: request.start)
       inFlight = nil
       perform(machine.responseFinished(keepAlive: keepAlive, now: loop.now))
-    case .eventStream(let run):
+    case .eventStream, .openEventStream:
       let head = ResponseHead.serialize(
         response, contentLength: nil, keepAlive: false, minorVersion: request.minorVersion, date: loop.date)
       queue(head)
@@ -217,27 +221,37 @@ final class Connection: @unchecked Sendable {
         finishStreamResponse()
         return
       }
-      unaccountedBytes = output.count - outputOffset
       lastStreamWrite = loop.now
-      let loop = self.loop
-      let stream = EventStream(bufferLimit: loop.core.configuration.eventStreamBufferLimit) { bytes in
-        loop.execute { self.queueStreamBytes(bytes) }
+      let (loop, token) = (self.loop, self.token)
+      let stream = EventStream(bufferLimit: loop.core.configuration.eventStreamBufferLimit) {
+        loop.scheduleStreamOutput(for: token)
       }
       self.stream = stream
       loop.core.state.eventStreamCount.add(1, ordering: .relaxed)
-      streamTask = Task {
-        await run(stream)
-        loop.execute { self.endStream() }
+      if case .eventStream(let run) = response.body {
+        streamTask = Task {
+          await run(stream)
+          loop.execute { self.endStream() }
+        }
+      } else if case .openEventStream(let open) = response.body {
+        open(stream)
       }
       flush()
     }
   }
 
-  private func queueStreamBytes(_ bytes: [UInt8]) {
-    guard !isClosed else { return }
-    lastStreamWrite = loop.now
-    queue(bytes)
+  /// Takes what the stream queued since the last call and writes it.
+  func writeStreamOutput() {
+    guard !isClosed, let stream else { return }
+    let (queued, finishing) = stream.takeOutbox()
+    if !queued.isEmpty {
+      lastStreamWrite = loop.now
+      if !hasPendingOutput { lastWriteProgress = loop.now }
+      frames.append(contentsOf: queued)
+    }
+    if finishing { streamFinishing = true }
     flush()
+    if streamFinishing && !hasPendingOutput { endStream() }
   }
 
   /// The stream's handler returned, the client left, or the server is draining.
@@ -260,12 +274,25 @@ final class Connection: @unchecked Sendable {
 
   // MARK: Output
 
+  private var hasPendingOutput: Bool { outputOffset < output.count || !frames.isEmpty }
+
   private func queue(_ bytes: [UInt8]) {
-    if outputOffset == output.count { lastWriteProgress = loop.now }
+    if !hasPendingOutput { lastWriteProgress = loop.now }
     output.append(contentsOf: bytes)
   }
 
   private func flush() {
+    guard writeResponseBytes(), writeFrames() else { return }
+    // Everything is out: release large buffers so idle connections stay small.
+    output.removeAll(keepingCapacity: output.capacity <= 4096 && stream == nil)
+    outputOffset = 0
+    if frames.capacity > 16 { frames = [] }
+    if !readWantsWrite { setInterest(interest.subtracting(.write)) }
+    if closeAfterFlush && lingerDeadline == nil { beginClose() }
+  }
+
+  /// Writes `output`; whether all of it is out (else the connection waits or closed).
+  private func writeResponseBytes() -> Bool {
     while outputOffset < output.count {
       let result: IOResult<Int>
       do {
@@ -274,26 +301,53 @@ final class Connection: @unchecked Sendable {
         }
       } catch {
         closeNow()
-        return
+        return false
       }
-      switch result {
-      case .wouldBlock:
+      guard case .processed(let count) = result else {
         setInterest(interest.union(.write))
-        return
-      case .processed(let count):
-        outputOffset += count
-        lastWriteProgress = loop.now
-        loop.core.state.bytesWritten.add(count, ordering: .relaxed)
-        let streamed = max(0, count - unaccountedBytes)
-        unaccountedBytes = max(0, unaccountedBytes - count)
-        if streamed > 0 { stream?.didWrite(streamed) }
+        return false
       }
+      outputOffset += count
+      didWrite(count)
     }
-    // Everything is out: release large buffers so idle connections stay small.
-    output.removeAll(keepingCapacity: output.capacity <= 4096)
-    outputOffset = 0
-    if !readWantsWrite { setInterest(interest.subtracting(.write)) }
-    if closeAfterFlush && lingerDeadline == nil { beginClose() }
+    return true
+  }
+
+  /// Writes the stream's frames, as many per system call as it takes; whether all are out.
+  private func writeFrames() -> Bool {
+    while !frames.isEmpty {
+      let result: IOResult<Int>
+      do {
+        result = try transport.write(fd: fd, frames, firstOffset: frameOffset)
+      } catch {
+        closeNow()
+        return false
+      }
+      guard case .processed(var count) = result else {
+        setInterest(interest.union(.write))
+        return false
+      }
+      didWrite(count)
+      stream?.didWrite(count)
+      var written = 0
+      while count > 0 {
+        let remaining = frames[written].count - frameOffset
+        guard count >= remaining else {
+          frameOffset += count
+          break
+        }
+        count -= remaining
+        frameOffset = 0
+        written += 1
+      }
+      frames.removeFirst(written)
+    }
+    return true
+  }
+
+  private func didWrite(_ count: Int) {
+    lastWriteProgress = loop.now
+    loop.core.state.bytesWritten.add(count, ordering: .relaxed)
   }
 
   private func setInterest(_ new: Interest) {
@@ -319,11 +373,12 @@ final class Connection: @unchecked Sendable {
     setInterest(.read)
   }
 
-  /// Lets go of the stream (its sink refers back to this connection, so keeping it would
-  /// be a cycle) and counts it as ended.
+  /// Lets go of the stream and its frames, and counts it as ended.
   private func releaseStream() {
     guard stream != nil else { return }
     stream = nil
+    frames = []
+    frameOffset = 0
     loop.core.state.eventStreamCount.subtract(1, ordering: .relaxed)
   }
 

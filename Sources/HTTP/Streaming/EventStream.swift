@@ -1,15 +1,17 @@
 import Synchronization
 
 /// The writing end of one Server-Sent Events response, handed to the closure of
-/// ``Response/eventStream(_:)``. Every event is queued on the connection and flushed at
-/// once. Safe to use from any task.
+/// ``Response/eventStream(_:)`` or ``Response/eventStream(onOpen:)``. Every event is queued
+/// on the connection and flushed at once. Safe to use from any task.
+///
+/// Events are ``EventFrame``s: made once and written to every stream as they are, so an
+/// event sent to many streams costs one frame and a reference per stream.
 ///
 /// Each stream has a bound on bytes queued but not yet accepted by the client's socket
 /// (``ServerConfiguration/eventStreamBufferLimit``). A send that would pass it is refused
-/// with ``SendResult/backpressure`` and nothing grows; ``sendLatest(event:id:data:)``
-/// instead keeps the event in a single "latest wins" slot written when the client catches
-/// up. A client that stays stalled for ``ServerConfiguration/eventStreamStallTimeout`` is
-/// disconnected.
+/// with ``SendResult/backpressure`` and nothing grows; ``sendLatest(_:)`` instead keeps the
+/// event in a single "latest wins" slot written when the client catches up. A client that
+/// stays stalled for ``ServerConfiguration/eventStreamStallTimeout`` is disconnected.
 ///
 /// ```swift
 /// router.get("/events") { _ in
@@ -39,9 +41,16 @@ public final class EventStream: Sendable {
 
   private struct State {
     var closed = false
-    var pending: [UInt8]?
+    /// The server asked to end the stream (``finish()``).
+    var finishing = false
+    var pending: EventFrame?
     var stalledSince: ContinuousClock.Instant?
     var waiters: [CheckedContinuation<Void, Never>] = []
+    var closeHandlers: [@Sendable () -> Void] = []
+    /// Frames queued for the connection and not yet taken by its event loop.
+    var outbox: [EventFrame] = []
+    /// The connection was asked to take the outbox and has not yet.
+    var isScheduled = false
   }
 
   /// The bound on queued, unsent bytes.
@@ -49,12 +58,13 @@ public final class EventStream: Sendable {
   private let state = Mutex(State())
   private let buffered = Atomic<Int>(0)
   private let peak = Atomic<Int>(0)
-  private let sink: @Sendable ([UInt8]) -> Void
+  /// Asks the connection's event loop to take the outbox soon.
+  private let schedule: @Sendable () -> Void
 
-  /// A stream whose frames go to `sink` (the connection, on its event loop).
-  init(bufferLimit: Int, sink: @escaping @Sendable ([UInt8]) -> Void) {
+  /// A stream whose frames the connection takes (``takeOutbox()``) after each `schedule`.
+  init(bufferLimit: Int, schedule: @escaping @Sendable () -> Void) {
     self.bufferLimit = bufferLimit
-    self.sink = sink
+    self.schedule = schedule
   }
 
   /// Bytes queued for this client and not yet accepted by its socket.
@@ -66,28 +76,39 @@ public final class EventStream: Sendable {
   /// Whether the stream has ended; further sends return ``SendResult/closed``.
   public var isClosed: Bool { state.withLock { $0.closed } }
 
-  /// Sends one event. `data` may span lines; each becomes a `data:` line. Refused with
-  /// ``SendResult/backpressure`` while the client is behind, including while a
-  /// ``sendLatest(event:id:data:)`` event is pending (so events never overtake it).
+  /// Sends one frame. Refused with ``SendResult/backpressure`` while the client is behind,
+  /// including while a ``sendLatest(_:)`` frame is pending (so events never overtake it).
   @discardableResult
-  public func send(event: String? = nil, id: String? = nil, data: String) -> SendResult {
-    enqueue(EventFrame.event(event: event, id: id, data: data))
+  public func send(_ frame: EventFrame) -> SendResult {
+    enqueue(frame)
   }
 
-  /// Sends an event, or if the client is behind keeps it as the one pending event,
+  /// Sends a frame, or if the client is behind keeps it as the one pending frame,
   /// replacing any older pending one ("latest wins").
   @discardableResult
+  public func sendLatest(_ frame: EventFrame) -> SendResult {
+    enqueue(frame, keepingIfFull: true)
+  }
+
+  /// Sends one event. `data` may span lines; each becomes a `data:` line.
+  @discardableResult
+  public func send(event: String? = nil, id: String? = nil, data: String) -> SendResult {
+    send(EventFrame(event: event, id: id, data: data))
+  }
+
+  /// Sends an event with ``sendLatest(_:)``.
+  @discardableResult
   public func sendLatest(event: String? = nil, id: String? = nil, data: String) -> SendResult {
-    enqueue(EventFrame.event(event: event, id: id, data: data), keepingIfFull: true)
+    sendLatest(EventFrame(event: event, id: id, data: data))
   }
 
   /// Sends a comment line (`: text`), which clients ignore; useful as a keep-alive.
   @discardableResult
-  public func comment(_ text: String) -> SendResult { enqueue(EventFrame.comment(text)) }
+  public func comment(_ text: String) -> SendResult { enqueue(.comment(text)) }
 
   /// Tells the client how long to wait before reconnecting.
   @discardableResult
-  public func retry(milliseconds: Int) -> SendResult { enqueue(Array("retry: \(milliseconds)\n\n".utf8)) }
+  public func retry(milliseconds: Int) -> SendResult { enqueue(.retry(milliseconds: milliseconds)) }
 
   /// Suspends until the stream closes (the client went away, or the server is draining).
   public func waitUntilClosed() async {
@@ -101,44 +122,80 @@ public final class EventStream: Sendable {
     }
   }
 
-  private func enqueue(_ frame: [UInt8], keepingIfFull: Bool = false) -> SendResult {
-    state.withLock { state -> SendResult in
-      if state.closed { return .closed }
-      if frame.count > bufferLimit { return .tooLarge }
+  /// Runs `handler` once when the stream closes, or at once if it has.
+  public func onClose(_ handler: @escaping @Sendable () -> Void) {
+    let runNow = state.withLock { state -> Bool in
+      if state.closed { return true }
+      state.closeHandlers.append(handler)
+      return false
+    }
+    if runNow { handler() }
+  }
+
+  /// Ends the stream once what is queued is written; a stream opened with
+  /// ``Response/eventStream(onOpen:)`` lasts until this or until the client leaves.
+  public func finish() {
+    let scheduleNow = state.withLock { state -> Bool in
+      guard !state.closed, !state.finishing else { return false }
+      state.finishing = true
+      defer { state.isScheduled = true }
+      return !state.isScheduled
+    }
+    if scheduleNow { schedule() }
+  }
+
+  private func enqueue(_ frame: EventFrame, keepingIfFull: Bool = false) -> SendResult {
+    let (result, scheduleNow) = state.withLock { state -> (SendResult, Bool) in
+      if state.closed || state.finishing { return (.closed, false) }
+      if frame.count > bufferLimit { return (.tooLarge, false) }
       let queued = buffered.load(ordering: .relaxed)
       if queued + frame.count > bufferLimit || (state.pending != nil && !keepingIfFull) {
         if state.stalledSince == nil { state.stalledSince = .now }
-        guard keepingIfFull else { return .backpressure }
+        guard keepingIfFull else { return (.backpressure, false) }
         state.pending = frame
-        return .coalesced
+        return (.coalesced, false)
       }
       if keepingIfFull { state.pending = nil }
-      queue(frame)
-      return .sent
+      return (.sent, queue(frame, in: &state))
     }
+    if scheduleNow { schedule() }
+    return result
+  }
+
+  /// Counts `frame` as buffered and puts it in the outbox. Call with the lock held.
+  /// - Returns: Whether the connection must be asked to take the outbox.
+  private func queue(_ frame: EventFrame, in state: inout State) -> Bool {
+    let total = buffered.add(frame.count, ordering: .relaxed).newValue
+    if total > peak.load(ordering: .relaxed) { peak.store(total, ordering: .relaxed) }
+    state.outbox.append(frame)
+    defer { state.isScheduled = true }
+    return !state.isScheduled
   }
 
   // MARK: Called by the connection on its event loop
 
-  /// The socket accepted `count` queued bytes. Once all are out, the pending latest event
-  /// (if any) is sent and the stall clock stops.
-  func didWrite(_ count: Int) {
-    guard buffered.subtract(count, ordering: .relaxed).newValue == 0 else { return }
+  /// The frames queued since the last call, and whether the server asked to finish.
+  func takeOutbox() -> (frames: [EventFrame], finishing: Bool) {
     state.withLock { state in
-      state.stalledSince = nil
-      guard !state.closed, let frame = state.pending else { return }
-      // Checked under the lock, like every other increase, so the bound always holds.
-      guard buffered.load(ordering: .relaxed) + frame.count <= bufferLimit else { return }
-      state.pending = nil
-      queue(frame)
+      state.isScheduled = false
+      defer { state.outbox.removeAll() }
+      return (state.outbox, state.finishing)
     }
   }
 
-  /// Counts `frame` as buffered and hands it to the connection. Call with the lock held.
-  private func queue(_ frame: [UInt8]) {
-    let total = buffered.add(frame.count, ordering: .relaxed).newValue
-    if total > peak.load(ordering: .relaxed) { peak.store(total, ordering: .relaxed) }
-    sink(frame)
+  /// The socket accepted `count` queued bytes. Once all are out, the pending latest event
+  /// (if any) is queued and the stall clock stops.
+  func didWrite(_ count: Int) {
+    guard buffered.subtract(count, ordering: .relaxed).newValue == 0 else { return }
+    let scheduleNow = state.withLock { state -> Bool in
+      state.stalledSince = nil
+      guard !state.closed, let frame = state.pending else { return false }
+      // Checked under the lock, like every other increase, so the bound always holds.
+      guard buffered.load(ordering: .relaxed) + frame.count <= bufferLimit else { return false }
+      state.pending = nil
+      return queue(frame, in: &state)
+    }
+    if scheduleNow { schedule() }
   }
 
   /// Since when the client has been too slow, or `nil` if it keeps up.
@@ -146,12 +203,18 @@ public final class EventStream: Sendable {
 
   /// Ends the stream and wakes everything waiting for that.
   func markClosed() {
-    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+    let (waiters, handlers) = state.withLock { state -> ([CheckedContinuation<Void, Never>], [@Sendable () -> Void]) in
+      guard !state.closed else { return ([], []) }
       state.closed = true
       state.pending = nil
-      defer { state.waiters = [] }
-      return state.waiters
+      state.outbox = []
+      defer {
+        state.waiters = []
+        state.closeHandlers = []
+      }
+      return (state.waiters, state.closeHandlers)
     }
     for waiter in waiters { waiter.resume() }
+    for handler in handlers { handler() }
   }
 }

@@ -69,7 +69,8 @@ public final class PostgresSessionPersistence: SessionPersistence {
   /// process; a later version replaces the stored one only while this process owns the
   /// session and the stored version is older.
   /// - Throws: ``SessionLeaseLost`` when another process owns the session, or it was deleted.
-  public func save(_ snapshot: SessionSnapshot) async throws {
+  public func save(_ save: SessionSave) async throws {
+    let snapshot = try save.snapshot()
     let state = String(decoding: snapshot.state, as: UTF8.self)
     let payload = SessionNotification.payload(id: snapshot.id, version: snapshot.version, state: state)
     let lastActive = String(snapshot.lastActiveAt.timeIntervalSince1970)

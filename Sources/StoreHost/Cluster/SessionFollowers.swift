@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import StoreHostJSON
 import Synchronization
 
 /// The event streams of a clustered process: one ``EventFanout`` per watched session, fed
@@ -12,6 +13,8 @@ import Synchronization
 /// before the next notification is handled, so order holds either way.
 final class SessionFollowers: Sendable {
   private let fanouts = Mutex<[SessionID: EventFanout]>([:])
+  /// The last published state of each followed session, to diff the next one against.
+  private let lastStates = Mutex<[SessionID: JSONValue]>([:])
   private let historyLength: Int
 
   init(historyLength: Int) {
@@ -61,7 +64,10 @@ final class SessionFollowers: Sendable {
   func disconnect(_ id: SessionID, fanout: EventFanout, client: UInt64) {
     fanouts.withLock { fanouts in
       fanout.disconnect(client)
-      if fanout.clientCount == 0, fanouts[id] === fanout { fanouts[id] = nil }
+      if fanout.clientCount == 0, fanouts[id] === fanout {
+        fanouts[id] = nil
+        lastStates.withLock { $0[id] = nil }
+      }
     }
   }
 
@@ -96,7 +102,10 @@ final class SessionFollowers: Sendable {
           guard let (version, state) = try Self.readRow(id, on: connection) else {
             return continuation.resume(returning: false)
           }
-          let initial = PublishedState(version: version, value: try JSONValue(parsing: Data(state.utf8)))
+          let json = Array(state.utf8)
+          let value = try JSONValue(parsing: json)
+          lastStates.withLock { $0[id] = value }
+          let initial = PublishedState(version: version, json: json)
           fanouts.withLock { $0[id] = EventFanout(initial: initial, historyLength: historyLength) }
           continuation.resume(returning: true)
         } catch {
@@ -116,14 +125,32 @@ final class SessionFollowers: Sendable {
     }
   }
 
+  /// Publishes the state with the patch from the last one published: this process only
+  /// has the states' JSON, so the two documents are diffed whole.
   private func publish(id: SessionID, version: Int, state: String, to fanout: EventFanout) {
     guard version != SessionNotification.deletedVersion else { return end(id, fanout: fanout) }
-    guard let value = try? JSONValue(parsing: Data(state.utf8)) else { return }
-    fanout.publish(PublishedState(version: version, value: value))
+    let json = Array(state.utf8)
+    guard let value = try? JSONValue(parsing: json) else { return }
+    let previous = lastStates.withLock { states in
+      defer { states[id] = value }
+      return states[id]
+    }
+    let from = fanout.latest.version
+    let patch = previous.flatMap { previous -> VersionPatch? in
+      let operations = JSONPatch.diff(from: previous, to: value)
+      guard let bytes = try? JSONEncoding.encode(operations) else { return nil }
+      return VersionPatch(from: from, operations: bytes, operationCount: operations.count)
+    }
+    fanout.publish(PublishedState(version: version, patch: patch, json: json))
   }
 
   private func end(_ id: SessionID, fanout: EventFanout) {
-    fanouts.withLock { if $0[id] === fanout { $0[id] = nil } }
+    let ended = fanouts.withLock { fanouts in
+      guard fanouts[id] === fanout else { return false }
+      fanouts[id] = nil
+      return true
+    }
+    if ended { lastStates.withLock { $0[id] = nil } }
     fanout.close()
   }
 

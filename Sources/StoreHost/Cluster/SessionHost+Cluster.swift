@@ -103,9 +103,9 @@ extension SessionHost {
     do {
       let published = session.events.latest
       try await persistence.save(
-        SessionSnapshot(
-          id: session.id, version: published.version, state: Data(published.text.utf8),
-          createdAt: session.createdAt, lastActiveAt: Date()))
+        SessionSave(
+          id: session.id, version: published.version, createdAt: session.createdAt, lastActiveAt: Date(),
+          encodeState: { try published.json() }))
     } catch {
       drop(session)
       throw HTTPError.databaseUnavailable()

@@ -13,8 +13,8 @@ extension SessionHost {
     _ = try Authentication.authenticate(request, for: id, with: tokenSigner)
     if let session = session(id), cluster.holdsLease(id) {
       session.touch()
-      let (state, version) = session.snapshot
-      return jsonResponse(#"{"id":"\#(id)","version":\#(version),"state":\#(try JSONValue(encoding: state).jsonString)}"#)
+      let (state, version) = try session.currentJSON()
+      return stateResponse(id: id, version: version, state: state)
     }
     let snapshot: SessionSnapshot?
     do {
@@ -23,8 +23,7 @@ extension SessionHost {
       throw HTTPError.databaseUnavailable()
     }
     guard let snapshot else { throw HTTPError.sessionNotFound() }
-    let state = String(decoding: snapshot.state, as: UTF8.self)
-    return jsonResponse(#"{"id":"\#(id)","version":\#(snapshot.version),"state":\#(state)}"#)
+    return stateResponse(id: id, version: snapshot.version, state: [UInt8](snapshot.state))
   }
 
   /// `GET /api/sessions/{id}/events` in a cluster: every durable version, from whichever
@@ -43,22 +42,16 @@ extension SessionHost {
     }
     let options = EventStreamRequest(request)
     let retry = Int(configuration.eventStreamRetry.secondsValue * 1000)
-    return .eventStream { stream in
+    return .eventStream(onOpen: { stream in
       stream.retry(milliseconds: retry)
-      await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
-        let once = ResumeOnce(ended)
-        Task {
-          guard
-            let (fanout, client) = try? await followers.connect(
-              id, listener: cluster.listener, stream, patches: options.patches, log: false,
-              lastEventID: options.lastEventID,
-              onEnd: { once.resume() })
-          else { return once.resume() }
-          await stream.waitUntilClosed()
-          followers.disconnect(id, fanout: fanout, client: client)
-          once.resume()
-        }
+      Task {
+        guard
+          let (fanout, client) = try? await followers.connect(
+            id, listener: cluster.listener, stream, patches: options.patches, log: false,
+            lastEventID: options.lastEventID, onEnd: { stream.finish() })
+        else { return stream.finish() }
+        stream.onClose { followers.disconnect(id, fanout: fanout, client: client) }
       }
-    }
+    })
   }
 }

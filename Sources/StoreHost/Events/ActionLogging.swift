@@ -1,5 +1,5 @@
 import Composable
-import Foundation
+import StoreHostJSON
 
 /// Runs `base`, and tells the session's log watchers about each action first, whether a
 /// client or an effect sent it: `event: action` with `{"action": {...}}` on `?log=1` streams.
@@ -9,10 +9,10 @@ struct ActionLogging<State, Action: Encodable>: Reducer {
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     if events.hasLogWatchers {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = .sortedKeys
-      let json = (try? encoder.encode(action)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
-      events.publishAction(#"{"action":\#(json)}"#)
+      var data = Array(#"{"action":"#.utf8)
+      data.append(contentsOf: (try? JSONEncoding.encode(action)) ?? Array("null".utf8))
+      data.append(UInt8(ascii: "}"))
+      events.publishAction(data)
     }
     return base.reduce(into: &state, action: action)
   }

@@ -8,6 +8,9 @@ import Synchronization
 /// as a `patch` from the version it has. A client that falls behind gets the latest state
 /// once it catches up ("latest wins"), never a growing queue. Reconnecting clients name the
 /// last version they saw (`Last-Event-ID`) and get only what came after it.
+///
+/// Each event is one ``EventFrame`` made once per version and kind, and handed to every
+/// client as it is.
 final class EventFanout: Sendable {
   /// A watching client.
   private struct Client {
@@ -20,10 +23,16 @@ final class EventFanout: Sendable {
     let onEnd: @Sendable () -> Void
   }
 
+  /// A recent version and the patch that led to it.
+  private struct Step {
+    let version: Int
+    let patch: VersionPatch?
+  }
+
   private struct Fanout {
     var latest: PublishedState
     /// Recent versions, oldest first, for resuming clients.
-    var history: [PublishedState]
+    var history: [Step]
     var clients: [UInt64: Client] = [:]
     var nextClientID: UInt64 = 0
     var logWatchers = 0
@@ -32,10 +41,13 @@ final class EventFanout: Sendable {
 
   private let historyLength: Int
   private let fanout: Mutex<Fanout>
+  /// A resuming client gets the missed versions' patches joined when they are no larger than
+  /// the state, or than this.
+  private static let smallPatch = 4096
 
   init(initial: PublishedState, historyLength: Int) {
     self.historyLength = max(historyLength, 1)
-    self.fanout = Mutex(Fanout(latest: initial, history: [initial]))
+    self.fanout = Mutex(Fanout(latest: initial, history: [Step(version: initial.version, patch: nil)]))
   }
 
   /// The latest published version.
@@ -49,10 +61,11 @@ final class EventFanout: Sendable {
 
   /// Sends an `action` event to the clients watching the action log. Best effort: a client
   /// that is behind misses log entries, never state.
-  func publishAction(_ data: String) {
+  func publishAction(_ data: [UInt8]) {
+    let frame = EventFrame(event: "action", data: data)
     fanout.withLock { fanout in
       for client in fanout.clients.values where client.log {
-        _ = client.sink.send(event: "action", id: nil, data: data)
+        _ = client.sink.send(frame)
       }
     }
   }
@@ -61,29 +74,30 @@ final class EventFanout: Sendable {
   func publish(_ state: PublishedState) {
     fanout.withLock { fanout in
       guard state.version > fanout.latest.version else { return }
-      let previous = fanout.latest
+      let previous = fanout.latest.version
       fanout.latest = state
-      fanout.history.append(state)
+      fanout.history.append(Step(version: state.version, patch: state.patch))
       if fanout.history.count > historyLength { fanout.history.removeFirst(fanout.history.count - historyLength) }
-      guard !fanout.clients.isEmpty else { return }
-      var patchFromPrevious: String?
       for id in fanout.clients.keys {
         let client = fanout.clients[id]!
-        if client.patches && client.lastQueued == previous.version {
-          if patchFromPrevious == nil { patchFromPrevious = state.patchEventData(from: previous) }
-          fanout.clients[id]!.lastQueued = deliver(patchFromPrevious!, event: "patch", state, to: client)
-        } else if client.lastQueued == previous.version {
-          fanout.clients[id]!.lastQueued = deliver(state.stateEventData, event: "state", state, to: client)
-        } else {
+        let frame: EventFrame?
+        if client.lastQueued != previous {
           fanout.clients[id]!.lastQueued = deliverLatest(state, to: client)
+          continue
+        } else if client.patches, state.patch?.from == previous {
+          frame = state.patchFrame
+        } else {
+          frame = state.stateFrame
         }
+        fanout.clients[id]!.lastQueued = frame.flatMap { deliver($0, state, to: client) } ?? client.lastQueued
       }
     }
   }
 
   /// Adds a client and sends what it is missing: nothing when `lastEventID` is the latest
-  /// version, a patch (or state) from `lastEventID` when it is a recent version, else the
-  /// latest state. `onEnd` is called once if the fanout closes while the client watches.
+  /// version, a patch from `lastEventID` when the recent versions lead from it to the
+  /// latest, else the latest state. `onEnd` is called once if the fanout closes while the
+  /// client watches.
   /// - Returns: The client's id, for ``disconnect(_:)``; `nil` if the fanout is closed.
   func connect(
     _ sink: any EventSink, patches: Bool, log: Bool = false, lastEventID: Int?,
@@ -95,8 +109,10 @@ final class EventFanout: Sendable {
       var client = Client(sink: sink, patches: patches, log: log, lastQueued: nil, onEnd: onEnd)
       if let lastEventID, lastEventID == latest.version {
         client.lastQueued = latest.version
-      } else if patches, let lastEventID, let seen = fanout.history.first(where: { $0.version == lastEventID }) {
-        client.lastQueued = deliver(latest.patchEventData(from: seen), event: "patch", latest, to: client)
+      } else if patches, let lastEventID, let patch = Self.patch(from: lastEventID, in: fanout.history),
+        patch.operations.count <= max(Self.smallPatch, (try? latest.json().count) ?? 0)
+      {
+        client.lastQueued = deliver(patch.frame(to: latest.version), latest, to: client)
       } else {
         client.lastQueued = deliverLatest(latest, to: client)
       }
@@ -127,12 +143,24 @@ final class EventFanout: Sendable {
     for client in ended { client.onEnd() }
   }
 
+  /// The patches of the recent versions after `version`, joined, when they lead from it to
+  /// the latest without a gap.
+  private static func patch(from version: Int, in history: [Step]) -> VersionPatch? {
+    guard let start = history.firstIndex(where: { $0.version == version }) else { return nil }
+    var joined: VersionPatch?
+    var reached = version
+    for step in history[(start + 1)...] {
+      guard let patch = step.patch, patch.from == reached else { return nil }
+      joined = joined.map { $0.followed(by: patch) } ?? patch
+      reached = step.version
+    }
+    return joined
+  }
+
   /// Sends one event; when the client is behind, falls back to the latest full state.
   /// - Returns: The version the client is now known to get.
-  private func deliver(
-    _ data: String, event: String, _ state: PublishedState, to client: Client
-  ) -> Int? {
-    switch client.sink.send(event: event, id: String(state.version), data: data) {
+  private func deliver(_ frame: EventFrame, _ state: PublishedState, to client: Client) -> Int? {
+    switch client.sink.send(frame) {
     case .sent: state.version
     case .backpressure: deliverLatest(state, to: client)
     case .closed, .tooLarge, .coalesced: client.lastQueued
@@ -141,9 +169,10 @@ final class EventFanout: Sendable {
 
   /// Sends the full state, keeping it as the pending event if the client is behind.
   private func deliverLatest(_ state: PublishedState, to client: Client) -> Int? {
-    switch client.sink.sendLatest(event: "state", id: String(state.version), data: state.stateEventData) {
-    case .sent, .coalesced: state.version
-    case .backpressure, .closed, .tooLarge: client.lastQueued
+    guard let frame = state.stateFrame else { return client.lastQueued }
+    switch client.sink.sendLatest(frame) {
+    case .sent, .coalesced: return state.version
+    case .backpressure, .closed, .tooLarge: return client.lastQueued
     }
   }
 }

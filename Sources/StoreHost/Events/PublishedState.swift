@@ -1,25 +1,103 @@
-import Foundation
+import Composable
+import HTTP
+import Synchronization
 
-/// One version of a session's state as clients see it: the JSON value (for patches) and
-/// its compact text (for `state` events).
-struct PublishedState: Sendable {
+/// One version of a session's state as clients see it. Its JSON, its `state` event and its
+/// `patch` event are each made once, when first needed, then shared by every client, the
+/// save and the reads: nothing is encoded or framed per client.
+final class PublishedState: Sendable {
   let version: Int
-  let value: JSONValue
-  let text: String
+  /// The operations from an earlier version to this one, when known.
+  let patch: VersionPatch?
+  /// Makes the state's JSON; called at most once.
+  private let encode: @Sendable () throws -> [UInt8]
+  private let made = Mutex(Made())
 
-  init(version: Int, value: JSONValue) {
-    self.version = version
-    self.value = value
-    self.text = value.jsonString
+  private struct Made {
+    var json: Result<[UInt8], any Error>?
+    var stateFrame: EventFrame?
+    var patchFrame: EventFrame?
   }
 
-  /// The data of an `event: state`: `{"version": n, "state": {...}}`.
-  var stateEventData: String { #"{"version":\#(version),"state":\#(text)}"# }
+  init(version: Int, patch: VersionPatch?, encode: @escaping @Sendable () throws -> [UInt8]) {
+    self.version = version
+    self.patch = patch
+    self.encode = encode
+  }
 
-  /// The data of an `event: patch` from `source` to this version: `{"version", "from", "ops"}`.
-  func patchEventData(from source: PublishedState) -> String {
-    let ops = JSONPatch.diff(from: source.value, to: value)
-    let opsText = (try? JSONValue(encoding: ops).jsonString) ?? "[]"
-    return #"{"version":\#(version),"from":\#(source.version),"ops":\#(opsText)}"#
+  /// A version whose JSON is already known (as read from a database).
+  convenience init(version: Int, patch: VersionPatch? = nil, json: [UInt8]) {
+    self.init(version: version, patch: patch) { json }
+  }
+
+  /// The state's compact JSON.
+  func json() throws -> [UInt8] {
+    try made.withLock { made in
+      if let json = made.json { return try json.get() }
+      let json = Result { try encode() }
+      made.json = json
+      return try json.get()
+    }
+  }
+
+  /// `event: state`, `id: <version>`, `data: {"version": n, "state": {...}}`; `nil` when the
+  /// state cannot be encoded.
+  var stateFrame: EventFrame? {
+    if let frame = made.withLock({ $0.stateFrame }) { return frame }
+    guard let json = try? json() else { return nil }
+    var data: [UInt8] = []
+    data.reserveCapacity(json.count + 32)
+    data.append(contentsOf: #"{"version":\#(version),"state":"#.utf8)
+    data.append(contentsOf: json)
+    data.append(UInt8(ascii: "}"))
+    let frame = EventFrame(event: "state", id: String(version), data: data)
+    made.withLock { $0.stateFrame = frame }
+    return frame
+  }
+
+  /// `event: patch` with `{"version", "from", "ops"}` from ``patch``'s version.
+  var patchFrame: EventFrame? {
+    guard let patch else { return nil }
+    if let frame = made.withLock({ $0.patchFrame }) { return frame }
+    let frame = patch.frame(to: version)
+    made.withLock { $0.patchFrame = frame }
+    return frame
+  }
+}
+
+/// RFC 6902 operations from version `from` to a later one, as a JSON array.
+struct VersionPatch: Sendable {
+  let from: Int
+  let operations: [UInt8]
+  let operationCount: Int
+
+  init(from: Int, operations: [UInt8], operationCount: Int) {
+    self.from = from
+    self.operations = operations
+    self.operationCount = operationCount
+  }
+
+  init(from: Int, _ patch: StatePatch) {
+    self.init(from: from, operations: patch.operations, operationCount: patch.operationCount)
+  }
+
+  /// This patch followed by `next` (which starts where this one ends): one longer patch.
+  func followed(by next: VersionPatch) -> VersionPatch {
+    guard operationCount > 0 else { return VersionPatch(from: from, operations: next.operations, operationCount: next.operationCount) }
+    guard next.operationCount > 0 else { return self }
+    var joined = Array(operations.dropLast())
+    joined.append(UInt8(ascii: ","))
+    joined.append(contentsOf: next.operations.dropFirst())
+    return VersionPatch(from: from, operations: joined, operationCount: operationCount + next.operationCount)
+  }
+
+  /// The `patch` event from ``from`` to `version`.
+  func frame(to version: Int) -> EventFrame {
+    var data: [UInt8] = []
+    data.reserveCapacity(operations.count + 48)
+    data.append(contentsOf: #"{"version":\#(version),"from":\#(from),"ops":"#.utf8)
+    data.append(contentsOf: operations)
+    data.append(UInt8(ascii: "}"))
+    return EventFrame(event: "patch", id: String(version), data: data)
   }
 }

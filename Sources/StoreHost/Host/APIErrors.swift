@@ -32,6 +32,27 @@ extension HTTPError {
     HTTPError(status: 413, code: "payload_too_large", message: message)
   }
 
+  /// 413 `state_too_large` or 500 `state_not_encodable`: the store refused the change the
+  /// actions would have made; `applied` of them were applied before, up to `version`.
+  static func changeRefused<State>(_ refusal: SessionChanges<State>.Refusal?, applied: Int, version: Int) -> HTTPError {
+    let before =
+      applied == 0
+      ? "the session is unchanged, at version \(version)"
+      : "the \(applied) action\(applied == 1 ? "" : "s") before it stayed applied, up to version \(version)"
+    switch refusal {
+    case .tooLarge(let size, let limit):
+      return HTTPError(
+        status: 413, code: "state_too_large",
+        message: "This action would make the session's state \(size) bytes of JSON, over the limit of \(limit); \(before).")
+    case .notEncodable(let reason):
+      return HTTPError(
+        status: 500, code: "state_not_encodable",
+        message: "This action would leave a state that cannot be encoded as JSON (\(reason)); \(before).")
+    case nil:
+      return HTTPError(status: 413, code: "state_too_large", message: "This action was refused; \(before).")
+    }
+  }
+
   static func rateLimited(retryAfter: Duration?, _ message: String) -> HTTPError {
     var headers: HTTPHeaders = [:]
     if let retryAfter {

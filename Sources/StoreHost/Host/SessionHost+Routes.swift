@@ -1,4 +1,4 @@
-import Composable
+@_spi(Hosting) import Composable
 import Foundation
 import HTTP
 
@@ -27,9 +27,9 @@ extension SessionHost {
     try Authentication.checkSameOrigin(request)
     let session = try await createSession()
     let token = tokenSigner.issue(sessionID: session.id)
-    let published = session.events.latest
+    let (state, version) = try session.currentJSON()
     var response = jsonResponse(
-      #"{"id":"\#(session.id)","token":"\#(token)","version":\#(published.version),"state":\#(published.text)}"#,
+      Array(#"{"id":"\#(session.id)","token":"\#(token)","version":\#(version),"state":"#.utf8) + state + [UInt8(ascii: "}")],
       status: 201)
     response.headers.add(
       "Set-Cookie", Authentication.cookie(for: token, secure: configuration.secureCookies))
@@ -41,9 +41,8 @@ extension SessionHost {
     if cluster != nil { return try await clusteredState(request) }
     let session = try authorizedSession(request)
     session.touch()
-    let (state, version) = session.snapshot
-    let text = try JSONValue(encoding: state).jsonString
-    return jsonResponse(#"{"id":"\#(session.id)","version":\#(version),"state":\#(text)}"#)
+    let (state, version) = try session.currentJSON()
+    return stateResponse(id: session.id, version: version, state: state)
   }
 
   /// `POST /api/sessions/{id}/actions`: one action or an array, all or none; 202 `{"version"}`.
@@ -73,7 +72,7 @@ extension SessionHost {
     }
     let actions: [Action]
     do {
-      actions = try ActionDecoding.decodeClientActions(Action.self, from: Data(request.body))
+      actions = try ActionDecoding.decodeClientActions(Action.self, from: request.body)
     } catch {
       throw HTTPError.invalidAction(error.message)
     }
@@ -91,7 +90,16 @@ extension SessionHost {
         retryAfter: .seconds(1),
         "This session runs \(limits.maxRunningEffectsPerSession) effects already; wait for some to finish.")
     }
-    let tasks = actions.map { session.store.send($0) }
+    var tasks: [StoreTask] = []
+    for action in actions {
+      let task = session.store.send(action)
+      guard !task.isRefused else {
+        metrics.actionsApplied.add(tasks.count, ordering: .relaxed)
+        metrics.changesRefused.add(1, ordering: .relaxed)
+        throw HTTPError.changeRefused(session.lastRefusal, applied: tasks.count, version: session.version)
+      }
+      tasks.append(task)
+    }
     metrics.actionsApplied.add(actions.count, ordering: .relaxed)
     if request.queryItem("wait") == "effects" {
       await waitForEffects(tasks)
@@ -119,23 +127,18 @@ extension SessionHost {
     session.touch()
     let options = EventStreamRequest(request)
     let retry = Int(configuration.eventStreamRetry.secondsValue * 1000)
-    return .eventStream { stream in
+    return .eventStream(onOpen: { stream in
       stream.retry(milliseconds: retry)
-      await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
-        let once = ResumeOnce(ended)
-        guard
-          let client = session.events.connect(
-            stream, patches: options.patches, log: options.log, lastEventID: options.lastEventID,
-            onEnd: { once.resume() })
-        else { return once.resume() }
-        Task {
-          await stream.waitUntilClosed()
-          session.events.disconnect(client)
-          session.touch()
-          once.resume()
-        }
+      guard
+        let client = session.events.connect(
+          stream, patches: options.patches, log: options.log, lastEventID: options.lastEventID,
+          onEnd: { stream.finish() })
+      else { return stream.finish() }
+      stream.onClose {
+        session.events.disconnect(client)
+        session.touch()
       }
-    }
+    })
   }
 
   /// `DELETE /api/sessions/{id}`: 204; cancels the session's effects and ends its streams.
@@ -159,6 +162,7 @@ extension SessionHost {
       ("storehost_sessions_ended_total", "counter", "Sessions deleted or evicted.", metrics.sessionsEnded.load(ordering: .relaxed)),
       ("storehost_actions_total", "counter", "Actions applied.", metrics.actionsApplied.load(ordering: .relaxed)),
       ("storehost_action_requests_rejected_total", "counter", "Action requests answered with an error.", metrics.actionRequestsRejected.load(ordering: .relaxed)),
+      ("storehost_changes_refused_total", "counter", "Actions refused because the state would pass --max-state-bytes.", metrics.changesRefused.load(ordering: .relaxed)),
       ("storehost_effects_running", "gauge", "Effects running in all sessions.", sessions.reduce(0) { $0 + $1.store.runningEffectCount }),
       ("storehost_event_stream_clients", "gauge", "Event stream clients watching sessions.", sessions.reduce(0) { $0 + $1.events.clientCount } + (cluster?.followers.totalClientCount ?? 0)),
       ("storehost_http_connections", "gauge", "Open HTTP connections.", server.openConnections),
@@ -201,6 +205,15 @@ extension SessionHost {
   }
 
   func jsonResponse(_ json: String, status: Int = 200) -> Response {
-    Response(status: status, headers: ["Content-Type": Response.jsonContentType], body: .bytes(Array(json.utf8)))
+    jsonResponse(Array(json.utf8), status: status)
+  }
+
+  func jsonResponse(_ json: [UInt8], status: Int = 200) -> Response {
+    Response(status: status, headers: ["Content-Type": Response.jsonContentType], body: .bytes(json))
+  }
+
+  /// 200 `{"id", "version", "state"}`.
+  func stateResponse(id: SessionID, version: Int, state: [UInt8]) -> Response {
+    jsonResponse(Array(#"{"id":"\#(id)","version":\#(version),"state":"#.utf8) + state + [UInt8(ascii: "}")])
   }
 }

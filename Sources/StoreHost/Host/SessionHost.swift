@@ -1,4 +1,4 @@
-import Composable
+@_spi(Hosting) import Composable
 import Foundation
 import HTTP
 import Synchronization
@@ -23,10 +23,13 @@ import Synchronization
 /// `DependencyValues.sessionID` is its session's id, so `@Shared(.inMemory(name, scope:
 /// .session))` values belong to one session (and are dropped with it), while other shared
 /// keys are shared by every session of the process.
-/// Builds a session's store from its initial state, its dependencies, and the fanout its
-/// action log goes to.
+/// Builds a session's store from its initial state, its dependencies, the fanout its action
+/// log goes to, and the check each change must pass to become a version.
 typealias StoreFactory<State: Sendable, Action: Sendable> =
-  (State, @escaping (inout DependencyValues) -> Void, EventFanout) -> Store<State, Action>
+  (
+    State, @escaping (inout DependencyValues) -> Void, EventFanout,
+    @escaping @Sendable (StoreSnapshot<State>) -> Bool
+  ) -> Store<State, Action>
 
 public final class SessionHost<State, Action>: Sendable
 where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
@@ -73,13 +76,19 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
       return storage
     }
     self.prepareDependencies = prepareDependencies
-    self.makeStore = { state, dependencies, events in
+    self.makeStore = { state, dependencies, events, acceptChange in
       Store(
         initialState: state,
         reducer: { ActionLogging(base: Reduce(reducer()), events: events) },
-        withDependencies: dependencies)
+        withDependencies: dependencies,
+        acceptingChange: acceptChange)
     }
   }
+
+  /// The smallest ``HTTP/ServerConfiguration/eventStreamBufferLimit`` that lets an event
+  /// stream queue the `state` event of the largest state actions may make
+  /// (``SessionLimits/maxStateBytes``); give the server at least this.
+  public var eventStreamBufferLimit: Int { configuration.limits.maxStateBytes + 4096 }
 
   /// The number of live sessions.
   public var sessionCount: Int { sessions.withLock { $0.count } }

@@ -22,6 +22,11 @@ public struct SessionLimits: Hashable, Sendable {
   /// Recent versions kept per session so a reconnecting stream (`Last-Event-ID`) gets a patch
   /// instead of a snapshot. Default 32.
   public var eventHistoryLength: Int = 32
+  /// Largest state, as bytes of its JSON, that an action may leave behind. An action that
+  /// would pass it changes nothing and answers 413 `state_too_large` (see
+  /// ``Composable/Store/init(initialState:reducer:withDependencies:acceptingChange:)``).
+  /// Changes of shared values are never refused. Default 1 MiB.
+  public var maxStateBytes: Int = 1 << 20
 
   /// The defaults above.
   public init() {}
@@ -38,6 +43,7 @@ public struct SessionLimits: Hashable, Sendable {
       ("maxEventStreamsPerSession", maxEventStreamsPerSession > 0),
       ("maxRunningEffectsPerSession", maxRunningEffectsPerSession > 0),
       ("eventHistoryLength", eventHistoryLength >= 0),
+      ("maxStateBytes", maxStateBytes > 0),
     ]
     if let (field, _) = positive.first(where: { !$0.1 }) { throw .outOfRange(field) }
     guard maxActionsPerBatch <= actionBurst else {

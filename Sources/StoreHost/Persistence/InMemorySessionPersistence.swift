@@ -11,10 +11,10 @@ public actor InMemorySessionPersistence: SessionPersistence {
     return snapshots.values.sorted { $0.id.rawValue < $1.id.rawValue }
   }
 
-  public func save(_ snapshot: SessionSnapshot) throws {
+  public func save(_ save: SessionSave) throws {
     try checkOpen()
-    if let stored = snapshots[snapshot.id], stored.version > snapshot.version { return }
-    var snapshot = snapshot
+    if let stored = snapshots[save.id], stored.version > save.version { return }
+    var snapshot = try save.snapshot()
     snapshot.createdAt = snapshots[snapshot.id]?.createdAt ?? snapshot.createdAt
     snapshots[snapshot.id] = snapshot
   }

@@ -67,8 +67,8 @@ public final class SQLiteSessionPersistence: SessionPersistence {
     try await withCheckedThrowingContinuation { queue.enqueueLoad($0) }
   }
 
-  public func save(_ snapshot: SessionSnapshot) async throws {
-    try await change(snapshot.id, .save(snapshot))
+  public func save(_ save: SessionSave) async throws {
+    try await change(save.id, .save(save))
   }
 
   public func delete(_ id: SessionID) async throws {

@@ -7,10 +7,11 @@ public protocol SessionPersistence: Sendable {
   /// Every stored session, after all earlier saves and deletes took effect.
   func loadAll() async throws -> [SessionSnapshot]
 
-  /// Stores `snapshot`, replacing an older version of the same session; an older version
-  /// than the one stored is ignored. When this returns depends on the durability promised
-  /// by the implementation (see ``Durability``).
-  func save(_ snapshot: SessionSnapshot) async throws
+  /// Stores the session at `save`'s version, replacing an older version of the same
+  /// session; an older version than the one stored is ignored. When this returns depends on
+  /// the durability promised by the implementation (see ``Durability``). Implementations
+  /// that queue writes encode the state when they write it.
+  func save(_ save: SessionSave) async throws
 
   /// Forgets the session. A later ``save(_:)`` of the same id stores it again.
   func delete(_ id: SessionID) async throws
@@ -20,6 +21,13 @@ public protocol SessionPersistence: Sendable {
 
   /// Flushes, then releases the storage. Later calls throw ``SessionPersistenceError/closed``.
   func close() async throws
+}
+
+extension SessionPersistence {
+  /// Stores `snapshot`, whose state is encoded already.
+  public func save(_ snapshot: SessionSnapshot) async throws {
+    try await save(SessionSave(snapshot))
+  }
 }
 
 /// Errors of ``SessionPersistence`` implementations beyond those of the storage itself.

@@ -3,7 +3,7 @@ enum SessionWriter {
   /// Opens the table, serves batches until closed, closes the connection, and only then
   /// tells the closers.
   static func run(queue: WriteQueue, opened: WriteQueue.Waiter, openTable: () throws -> SessionTable) {
-    let last: (batch: WriteQueue.Batch, failure: (any Error)?)
+    let last: (batch: WriteQueue.Batch, failures: [SessionID: any Error])
     do {
       let table: SessionTable
       do {
@@ -16,22 +16,29 @@ enum SessionWriter {
       last = serveBatches(table: table, queue: queue)
     }
     for waiter in last.batch.closeWaiters {
-      waiter.resume(with: outcome(last.failure))
+      waiter.resume(with: outcome(last.failures.values.first))
     }
   }
 
   /// Takes batches, commits each and answers its waiters. Returns the last batch (the one
-  /// with the close request) and why part of it failed, if it did. Failed changes are
-  /// reported to their waiters and retried with the next batch.
+  /// with the close request) and why part of it failed, if it did. Changes the database
+  /// refused are reported to their waiters and retried with the next batch; a state that
+  /// cannot be encoded is reported and dropped, since trying again cannot help.
   private static func serveBatches(
     table: SessionTable, queue: WriteQueue
-  ) -> (batch: WriteQueue.Batch, failure: (any Error)?) {
+  ) -> (batch: WriteQueue.Batch, failures: [SessionID: any Error]) {
     while true {
       let (batch, isLast) = queue.nextBatch()
-      let failures = commit(batch.changes, to: table, queue: queue)
-      if !isLast, !failures.isEmpty {
-        queue.requeue(batch.changes.filter { failures[$0.key] != nil })
+      var writes: [SessionID: SessionWrite] = [:]
+      var failures: [SessionID: any Error] = [:]
+      for (id, change) in batch.changes {
+        do { writes[id] = try change.write() } catch { failures[id] = error }
       }
+      let refused = commit(writes, to: table, queue: queue)
+      if !isLast, !refused.isEmpty {
+        queue.requeue(batch.changes.filter { refused[$0.key] != nil })
+      }
+      failures.merge(refused) { first, _ in first }
       let anyFailure = failures.values.first
       for (id, waiters) in batch.changeWaiters {
         for waiter in waiters { waiter.resume(with: outcome(failures[id])) }
@@ -46,7 +53,7 @@ enum SessionWriter {
             return try table.loadAll()
           })
       }
-      if isLast { return (batch, anyFailure) }
+      if isLast { return (batch, failures) }
     }
   }
 
@@ -59,7 +66,7 @@ enum SessionWriter {
   /// so one change SQLite refuses cannot hold back every other session. Returns the changes
   /// that failed and why.
   private static func commit(
-    _ changes: [SessionID: PendingChange], to table: SessionTable, queue: WriteQueue
+    _ changes: [SessionID: SessionWrite], to table: SessionTable, queue: WriteQueue
   ) -> [SessionID: any Error] {
     guard !changes.isEmpty else { return [:] }
     do {

@@ -1,4 +1,4 @@
-import Composable
+@_spi(Hosting) import Composable
 import Foundation
 import Synchronization
 
@@ -6,6 +6,11 @@ import Synchronization
 ///
 /// The session's version is the version it was restored at plus the store's own count of
 /// state changes, so versions keep growing across restarts.
+///
+/// Every change costs what changed: the store asks the session about each change before it
+/// becomes a version (``SessionChanges``), which diffs it against the previous version
+/// and checks the size limit; the patch found there is what `?patch=1` streams get, and the
+/// state's JSON is made once per version, only when a client, a read or a save needs it.
 final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Sendable {
   let id: SessionID
   let store: Store<State, Action>
@@ -13,6 +18,7 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
   let createdAt: Date
   private let baseVersion: Int
   private let persistence: any SessionPersistence
+  private let changes: SessionChanges<State>
   private let activity: Mutex<Activity>
   private let publishing = Mutex(Publishing())
   private let observation: Mutex<StoreObservation?> = Mutex(nil)
@@ -23,9 +29,9 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     var rateLimit: TokenBucket<ContinuousClock.Instant>
   }
 
-  /// Versions waiting to be encoded, published and saved, one flush at a time.
+  /// Versions waiting to be published and saved, one flush at a time.
   private struct Publishing {
-    var pending: StoreSnapshot<State>?
+    var pending: [SessionChanges<State>.Change] = []
     var isFlushing = false
     var durableVersion = 0
     var durableWaiters: [(version: Int, continuation: CheckedContinuation<Void, any Error>)] = []
@@ -48,10 +54,13 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     self.createdAt = createdAt
     self.persistence = persistence
     let state = try withDependencies(dependencies) { try initialState() }
+    let initial = StoreSnapshot(state: state, version: 0)
+    let json = try initial.encodedState()
+    let changes = SessionChanges(initial: initial, size: json.count, maxSize: limits.maxStateBytes)
+    self.changes = changes
     self.events = EventFanout(
-      initial: PublishedState(version: version, value: try JSONValue(encoding: state)),
-      historyLength: limits.eventHistoryLength)
-    self.store = makeStore(state, dependencies, events)
+      initial: PublishedState(version: version, json: json), historyLength: limits.eventHistoryLength)
+    self.store = makeStore(state, dependencies, events) { changes.accept($0) }
     self.activity = Mutex(
       Activity(
         lastActiveAt: Date(), lastActiveInstant: .now,
@@ -69,6 +78,17 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     let snapshot = store.snapshot
     return (snapshot.state, baseVersion + snapshot.version)
   }
+
+  /// The current state's JSON and version: the published one when it is current.
+  func currentJSON() throws -> (json: [UInt8], version: Int) {
+    let latest = events.latest
+    let current = store.snapshot
+    if latest.version == baseVersion + current.version { return (try latest.json(), latest.version) }
+    return (try current.encodedState(), baseVersion + current.version)
+  }
+
+  /// Why the store last refused a change (see ``SessionChanges``).
+  var lastRefusal: SessionChanges<State>.Refusal? { changes.lastRefusal }
 
   /// Takes `count` actions from the rate limit, marking the session active.
   func admit(actions count: Int) -> TokenBucket<ContinuousClock.Instant>.Decision {
@@ -125,36 +145,50 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
   /// Called by the store, inside its serial section, for each new version.
   private func stateDidChange(_ snapshot: StoreSnapshot<State>) {
     guard snapshot.version > 0 else { return }
+    let change = changes.didPublish(snapshot)
     let startFlush = publishing.withLock { publishing in
-      publishing.pending = snapshot
+      publishing.pending.append(change)
       defer { publishing.isFlushing = true }
       return !publishing.isFlushing
     }
     if startFlush { Task { await flushPending() } }
   }
 
-  /// Encodes, publishes and saves the latest pending version until none is left. Versions
-  /// that arrive while one is being saved are coalesced into the next save.
+  /// Publishes and saves the latest pending version until none is left. Versions that
+  /// arrive while one is being saved are published together: the latest state, with the
+  /// patches of all of them joined.
   private func flushPending() async {
-    while let snapshot = publishing.withLock({ publishing -> StoreSnapshot<State>? in
-      defer { publishing.pending = nil }
-      if publishing.pending == nil { publishing.isFlushing = false }
-      return publishing.pending
+    while let batch = publishing.withLock({ publishing -> [SessionChanges<State>.Change]? in
+      defer { publishing.pending = [] }
+      if publishing.pending.isEmpty { publishing.isFlushing = false }
+      return publishing.pending.isEmpty ? nil : publishing.pending
     }) {
-      let version = baseVersion + snapshot.version
+      let latest = batch.last!.snapshot
+      let version = baseVersion + latest.version
+      let published = PublishedState(
+        version: version, patch: joinedPatch(of: batch), encode: { try latest.encodedState() })
+      events.publish(published)
       do {
-        let value = try JSONValue(encoding: snapshot.state)
-        let published = PublishedState(version: version, value: value)
-        events.publish(published)
         try await persistence.save(
-          SessionSnapshot(
-            id: id, version: version, state: Data(published.text.utf8), createdAt: createdAt,
-            lastActiveAt: activity.withLock { $0.lastActiveAt }))
+          SessionSave(
+            id: id, version: version, createdAt: createdAt, lastActiveAt: activity.withLock { $0.lastActiveAt },
+            encodeState: { try published.json() }))
         markDurable(version, error: nil)
       } catch {
         markDurable(version, error: error)
       }
     }
+  }
+
+  /// The patch from the version before `batch` to its last one, when every step has one.
+  private func joinedPatch(of batch: [SessionChanges<State>.Change]) -> VersionPatch? {
+    var joined: VersionPatch?
+    for change in batch {
+      guard let patch = change.patch else { return nil }
+      let step = VersionPatch(from: baseVersion + change.snapshot.version - 1, patch)
+      joined = joined.map { $0.followed(by: step) } ?? step
+    }
+    return joined
   }
 
   /// Resumes the waiters for `version` and older: they succeed when it was saved, and get

@@ -3,16 +3,27 @@ import Testing
 
 @testable import HTTP
 
-/// Collects what a stream hands to its connection.
+/// Takes what a stream queues for its connection each time it asks to be served, as the
+/// connection's event loop does.
 private final class Sink: Sendable {
   let frames = Mutex<[[UInt8]]>([])
+  let finished = Mutex(false)
+  let stream = Mutex<EventStream?>(nil)
   var text: [String] { frames.withLock { $0.map { String(decoding: $0, as: UTF8.self) } } }
   var count: Int { frames.withLock { $0.count } }
+
+  func serve() {
+    guard let stream = stream.withLock({ $0 }) else { return }
+    let (taken, finishing) = stream.takeOutbox()
+    frames.withLock { $0 += taken.map(\.bytes) }
+    if finishing { finished.withLock { $0 = true } }
+  }
 }
 
 private func makeStream(limit: Int) -> (EventStream, Sink) {
   let sink = Sink()
-  let stream = EventStream(bufferLimit: limit) { bytes in sink.frames.withLock { $0.append(bytes) } }
+  let stream = EventStream(bufferLimit: limit) { sink.serve() }
+  sink.stream.withLock { $0 = stream }
   return (stream, sink)
 }
 
@@ -57,6 +68,39 @@ private func makeStream(limit: Int) -> (EventStream, Sink) {
     #expect(sink.text.last?.contains("id: 2") == true)
     #expect(stream.stalledSince == nil)
     #expect(stream.peakBufferedBytes <= 40)
+  }
+
+  @Test func oneFrameIsSharedByEveryStream() {
+    let frame = EventFrame(event: "patch", id: "3", data: Array(#"{"ops":[]}"#.utf8))
+    let streams = (0..<3).map { _ in makeStream(limit: 1024) }
+    for (stream, _) in streams { #expect(stream.send(frame) == .sent) }
+    for (_, sink) in streams { #expect(sink.text == ["event: patch\nid: 3\ndata: {\"ops\":[]}\n\n"]) }
+    #expect(frame.count == 37)
+  }
+
+  @Test func dataLineBreaksOfEveryKindStartNewDataLines() {
+    let frame = EventFrame(data: "a\r\nb\rc\nd")
+    #expect(String(decoding: frame.bytes, as: UTF8.self) == "data: a\ndata: b\ndata: c\ndata: d\n\n")
+  }
+
+  @Test func finishingRefusesNewEventsAndTellsTheConnection() {
+    let (stream, sink) = makeStream(limit: 1024)
+    stream.send(data: "last")
+    stream.finish()
+    #expect(stream.send(data: "late") == .closed)
+    #expect(sink.finished.withLock { $0 })
+    #expect(sink.text == ["data: last\n\n"])
+  }
+
+  @Test func closeHandlersRunOnceWhenTheStreamCloses() {
+    let (stream, _) = makeStream(limit: 40)
+    let calls = Mutex(0)
+    stream.onClose { calls.withLock { $0 += 1 } }
+    stream.markClosed()
+    stream.markClosed()
+    #expect(calls.withLock { $0 } == 1)
+    stream.onClose { calls.withLock { $0 += 1 } }
+    #expect(calls.withLock { $0 } == 2)
   }
 
   @Test func closedStreamsRefuseAndWakeWaiters() async {

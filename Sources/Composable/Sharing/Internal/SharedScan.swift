@@ -19,6 +19,7 @@ extension SharedReader: SharedBoxHolder {
 enum SharedScan {
   /// The boxes of the shared values anywhere in `value` (in structs, enums, tuples,
   /// optionals and collections; not inside classes or inside shared values), each once.
+  /// Parts whose type cannot hold shared values are skipped without being looked into.
   static func boxes(in value: Any) -> [AnySharedBox] {
     var found: [ObjectIdentifier: AnySharedBox] = [:]
     collect(value, into: &found)
@@ -31,6 +32,7 @@ enum SharedScan {
       found[ObjectIdentifier(box)] = box
       return
     }
+    guard SharedTypeAnalysis.mayHoldSharedValues(type(of: value)) else { return }
     let mirror = Mirror(reflecting: value)
     guard mirror.displayStyle != .class else { return }
     for child in mirror.children { collect(child.value, into: &found) }

@@ -2,6 +2,7 @@
 /// store last published. Used by one store under its lock.
 final class StoreSharedSubscriptions {
   private struct Entry {
+    let box: AnySharedBox
     let subscription: SharedSubscription
     var seenGeneration: UInt64
   }
@@ -33,7 +34,7 @@ final class StoreSharedSubscriptions {
       kept[id] =
         entries[id]
         ?? Entry(
-          subscription: box.subscribe { onChange(id, $0) },
+          box: box, subscription: box.subscribe { onChange(id, $0) },
           seenGeneration: box.generation.load(ordering: .sequentiallyConsistent))
     }
     entries = kept
@@ -45,6 +46,16 @@ final class StoreSharedSubscriptions {
     guard let seen = entries[id]?.seenGeneration, generation > seen else { return false }
     entries[id]?.seenGeneration = generation
     return true
+  }
+
+  /// The followed values as they are now, in a stable order.
+  func snapshot() -> SharedSnapshot {
+    guard !entries.isEmpty else { return .empty }
+    return SharedSnapshot(
+      entries: entries.sorted { $0.key < $1.key }.map { id, entry in
+        let generation = entry.box.generation.load(ordering: .sequentiallyConsistent)
+        return SharedSnapshot.Entry(box: entry.box, generation: generation, value: entry.box.anyValue)
+      })
   }
 
   /// Stops following every shared value.

@@ -49,7 +49,7 @@ final class SessionTable {
   }
 
   /// Writes every change in one transaction: all of them, or none when this throws.
-  func write(_ changes: [SessionID: PendingChange]) throws {
+  func write(_ changes: [SessionID: SessionWrite]) throws {
     try begin.bind()
     try begin.step()
     do {

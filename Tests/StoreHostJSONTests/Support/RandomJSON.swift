@@ -1,4 +1,4 @@
-@testable import StoreHost
+@testable import StoreHostJSON
 
 /// SplitMix64: a tiny seeded generator, so a failing random case can be replayed from its seed.
 struct SeededGenerator: RandomNumberGenerator {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import StoreHost
+@testable import StoreHostJSON
 
 @Suite struct JSONPointerTests {
   @Test func escapesTildeAndSlash() {

@@ -3,6 +3,10 @@ import Foundation
 extension JSONValue: Codable {
   /// Decodes any JSON value; whole numbers that fit in `Int64` become ``int(_:)``.
   public init(from decoder: any Decoder) throws {
+    if let direct = decoder as? JSONValueDecoder {
+      self = direct.value
+      return
+    }
     if var elements = try? decoder.unkeyedContainer() {
       var array: [JSONValue] = []
       if let count = elements.count { array.reserveCapacity(count) }
@@ -38,7 +42,7 @@ extension JSONValue: Codable {
       for element in elements { try container.encode(element) }
     case .object(let members):
       var container = encoder.container(keyedBy: MemberKey.self)
-      for key in members.keys.sorted(by: JSONSerializer.utf8Order) {
+      for key in members.keys.sorted(by: JSONStringText.utf8Order) {
         try container.encode(members[key]!, forKey: MemberKey(key))
       }
     case .null:
@@ -59,22 +63,32 @@ extension JSONValue: Codable {
     }
   }
 
-  /// Converts any `Encodable` value (a feature's state, say) into a JSON value.
+  /// Converts any `Encodable` value (a feature's state, say) into the JSON value clients see.
   public init(encoding value: some Encodable) throws {
-    self = try JSONValue(parsing: JSONEncoder().encode(value))
+    self = try JSONValue(parsing: JSONEncoding.encode(value))
   }
 
   /// Decodes a `Decodable` type (a feature's action, say) from this JSON value.
-  public func decode<T: Decodable>(as type: T.Type = T.self) throws -> T {
-    try JSONDecoder().decode(type, from: serialized())
+  public func decode<T: Decodable>(as type: T.Type = T.self, userInfo: [CodingUserInfoKey: Any] = [:]) throws -> T {
+    try T(from: JSONValueDecoder(value: self, codingPath: [], userInfo: userInfo))
   }
 }
 
-/// An object member name as a coding key.
-private struct MemberKey: CodingKey {
+/// An object member name or an array position as a coding key.
+struct MemberKey: CodingKey {
   let stringValue: String
-  var intValue: Int? { nil }
-  init(_ string: String) { stringValue = string }
+  let intValue: Int?
+
+  init(_ string: String) {
+    stringValue = string
+    intValue = nil
+  }
+
+  init(index: Int) {
+    stringValue = "Index \(index)"
+    intValue = index
+  }
+
   init?(stringValue: String) { self.init(stringValue) }
-  init?(intValue: Int) { nil }
+  init?(intValue: Int) { self.init(index: intValue) }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import StoreHost
+@testable import StoreHostJSON
 
 @Suite struct JSONPatchTests {
   private func pointer(_ text: String) throws -> JSONPointer {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import StoreHost
+@testable import StoreHostJSON
 
 @Suite struct JSONValueTests {
   private func parse(_ text: String) throws -> JSONValue {

@@ -57,10 +57,10 @@ public enum JSONPatch {
     guard source != target else { return }
     switch (source, target) {
     case (.object(let old), .object(let new)):
-      for key in old.keys.sorted(by: JSONSerializer.utf8Order) where new[key] == nil {
+      for key in old.keys.sorted(by: JSONStringText.utf8Order) where new[key] == nil {
         operations.append(.remove(path: path.appending(key)))
       }
-      for key in new.keys.sorted(by: JSONSerializer.utf8Order) {
+      for key in new.keys.sorted(by: JSONStringText.utf8Order) {
         if let oldValue = old[key] {
           diff(oldValue, new[key]!, at: path.appending(key), into: &operations)
         } else {

@@ -1,6 +1,25 @@
+import Foundation
+
+@testable import StoreHostJSON
+
+/// The JSON clients got before direct encoding: Foundation's `JSONEncoder`, this project's
+/// parser, then the serializer of that time (kept here verbatim as `LegacySerializer`).
+/// Every direct-encoding test compares against it byte for byte.
+enum LegacyPipeline {
+  static func encode(_ value: some Encodable) throws -> [UInt8] {
+    var serializer = LegacySerializer()
+    serializer.write(try JSONValue(parsing: JSONEncoder().encode(value)))
+    return serializer.bytes
+  }
+
+  static func text(_ value: some Encodable) throws -> String {
+    String(decoding: try encode(value), as: UTF8.self)
+  }
+}
+
 /// Writes a ``JSONValue`` as compact JSON: no whitespace, object keys sorted by their UTF-8
 /// bytes, `/` and non-ASCII characters written as they are, control characters escaped.
-struct JSONSerializer {
+struct LegacySerializer {
   private(set) var bytes: [UInt8] = []
 
   mutating func write(_ value: JSONValue) {
@@ -19,7 +38,7 @@ struct JSONSerializer {
       bytes.append(UInt8(ascii: "]"))
     case .object(let members):
       bytes.append(UInt8(ascii: "{"))
-      for (index, key) in members.keys.sorted(by: JSONSerializer.utf8Order).enumerated() {
+      for (index, key) in members.keys.sorted(by: LegacySerializer.utf8Order).enumerated() {
         if index > 0 { bytes.append(UInt8(ascii: ",")) }
         writeString(key)
         bytes.append(UInt8(ascii: ":"))

@@ -1,0 +1,39 @@
+/// The shared values a store's state held at one version, with their values then.
+///
+/// A state refers to its ``Shared`` values, so encoding an older state later would show
+/// today's values. A ``StoreSnapshot`` carries this record instead, and encoding it
+/// (``StoreSnapshot/encodedState()``) shows each shared value as it was.
+public struct SharedSnapshot: Sendable {
+  struct Entry: Sendable {
+    let box: AnySharedBox
+    let generation: UInt64
+    let value: any Sendable
+  }
+
+  let entries: [Entry]
+
+  /// No shared values.
+  public static let empty = SharedSnapshot(entries: [])
+
+  init(entries: [Entry]) { self.entries = entries }
+
+  /// The root value of `box` at this version, if the state held it.
+  func value(of box: AnySharedBox) -> (any Sendable)? {
+    entries.first { $0.box === box }?.value
+  }
+
+  /// Whether both record the same shared values at the same generations: nothing shared
+  /// changed between them.
+  func hasSameGenerations(as other: SharedSnapshot) -> Bool {
+    entries.count == other.entries.count
+      && zip(entries, other.entries).allSatisfy { $0.box === $1.box && $0.generation == $1.generation }
+  }
+}
+
+extension SharedReference {
+  /// This reference's value in `context` when that is a ``SharedSnapshot`` holding its box.
+  func value(in context: Any?) -> Value? {
+    guard let snapshot = context as? SharedSnapshot, let root = snapshot.value(of: box) else { return nil }
+    return read(fromRoot: root)
+  }
+}

@@ -1,0 +1,46 @@
+import StoreHostJSON
+
+/// The RFC 6902 operations from one version of a state's JSON to another, and how much
+/// the JSON grew.
+public struct StatePatch: Sendable {
+  /// A JSON array of `add`, `remove` and `replace` operations.
+  public var operations: [UInt8]
+  /// How many operations `operations` holds.
+  public var operationCount: Int
+  /// The new JSON's length minus the old one's, in bytes.
+  public var sizeChange: Int
+}
+
+extension StoreSnapshot where State: Encodable {
+  /// The state's JSON as clients see it (see ``StoreHostJSON/JSONEncoding``), with each
+  /// shared value as it was at this version.
+  public func encodedState() throws -> [UInt8] {
+    try JSONEncoding.encode(state, context: sharedValues)
+  }
+
+  /// The patch that turns `older`'s JSON into this snapshot's.
+  ///
+  /// A state whose type is ``StoreHostJSON/JSONDiffable`` (a struct marked
+  /// `@ObservableState`) is diffed part by part, at the cost of what changed; any other
+  /// state is encoded whole, twice, and the two documents diffed.
+  public func patch(from older: StoreSnapshot) throws -> StatePatch {
+    // `==` reads shared values as they are now; it can be trusted only where nothing shared changed.
+    let equalityMayHideChanges: ((Any.Type) -> Bool)? =
+      sharedValues.hasSameGenerations(as: older.sharedValues) ? nil : { SharedTypeAnalysis.mayHoldSharedValues($0) }
+    var writer = JSONPatchWriter(
+      oldContext: older.sharedValues, newContext: sharedValues, equalityMayHideChanges: equalityMayHideChanges)
+    if let diffable = State.self as? any JSONDiffable.Type {
+      func writePatch<Diffable: JSONDiffable>(_: Diffable.Type) throws {
+        try Diffable.writeJSONPatch(from: older.state as! Diffable, to: state as! Diffable, into: &writer)
+      }
+      try writePatch(diffable)
+      return StatePatch(operations: writer.operations, operationCount: writer.operationCount, sizeChange: writer.sizeChange)
+    }
+    let oldJSON = try older.encodedState()
+    let newJSON = try encodedState()
+    let operations = JSONPatch.diff(from: try JSONValue(parsing: oldJSON), to: try JSONValue(parsing: newJSON))
+    return StatePatch(
+      operations: try JSONEncoding.encode(operations), operationCount: operations.count,
+      sizeChange: newJSON.count - oldJSON.count)
+  }
+}

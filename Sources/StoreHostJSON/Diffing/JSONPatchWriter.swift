@@ -1,0 +1,299 @@
+/// Collects the RFC 6902 operations between two versions of a value, as JSON bytes, and
+/// how much the value's JSON grew or shrank, while ``JSONDiffable`` values walk their parts.
+///
+/// Only `add`, `remove` and `replace` are written. Parts that compare equal are skipped
+/// without being encoded, so the work is proportional to what changed.
+///
+/// ```swift
+/// var patch = JSONPatchWriter()
+/// try Counter.State.writeJSONPatch(from: old, to: new, into: &patch)
+/// patch.operations  // [{"op":"replace","path":"/count","value":2}]
+/// patch.sizeChange  // 0
+/// ```
+public struct JSONPatchWriter {
+  /// The operations written so far, comma separated, without the enclosing brackets.
+  private var operationBytes: [UInt8] = []
+  /// How many operations were written.
+  public private(set) var operationCount = 0
+  /// The new value's JSON length minus the old one's, in bytes.
+  public private(set) var sizeChange = 0
+  /// The context the old value is written with (see ``JSONWriter/context``).
+  public let oldContext: (any Sendable)?
+  /// The context the new value is written with.
+  public let newContext: (any Sendable)?
+  /// Whether `==` may call values of a type equal although their JSON differs; such
+  /// values are compared by their JSON instead. `nil` when `==` is always reliable.
+  private let equalityMayHideChanges: ((Any.Type) -> Bool)?
+  /// The JSON Pointer of the part being diffed, escaped for the inside of a JSON string.
+  private var path: [UInt8] = []
+  private var pathStarts: [Int] = []
+  /// Members present in the old and new version of each object being diffed.
+  private var memberCounts: [(old: Int, new: Int)] = []
+
+  /// - Parameters:
+  ///   - oldContext: The context the old value's parts are written with.
+  ///   - newContext: The context the new value's parts are written with.
+  ///   - equalityMayHideChanges: For types whose `==` may not see every change between the
+  ///     two versions (values read through a reference, say); `nil` when there are none.
+  public init(
+    oldContext: (any Sendable)? = nil, newContext: (any Sendable)? = nil,
+    equalityMayHideChanges: ((Any.Type) -> Bool)? = nil
+  ) {
+    self.oldContext = oldContext
+    self.newContext = newContext
+    self.equalityMayHideChanges = equalityMayHideChanges
+  }
+
+  /// The operations as a JSON array: `[{"op":...},...]`.
+  public var operations: [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(operationBytes.count + 2)
+    bytes.append(UInt8(ascii: "["))
+    bytes.append(contentsOf: operationBytes)
+    bytes.append(UInt8(ascii: "]"))
+    return bytes
+  }
+
+  // MARK: Comparing
+
+  /// Whether `old` and `new` certainly have the same JSON, judged by `==`.
+  @inlinable public func isUnchanged<Value: Equatable>(_ old: Value, _ new: Value) -> Bool {
+    !mayHideChanges(Value.self) && old == new
+  }
+
+  @usableFromInline func mayHideChanges(_ type: Any.Type) -> Bool {
+    equalityMayHideChanges?(type) ?? false
+  }
+
+  /// The old value's JSON.
+  public func oldJSON<Value: Encodable>(_ value: Value) throws -> [UInt8] {
+    try JSONEncoding.encode(value, context: oldContext)
+  }
+
+  /// The new value's JSON.
+  public func newJSON<Value: Encodable>(_ value: Value) throws -> [UInt8] {
+    try JSONEncoding.encode(value, context: newContext)
+  }
+
+  // MARK: Objects
+
+  /// Starts diffing an object's members.
+  public mutating func beginObject() {
+    memberCounts.append((0, 0))
+  }
+
+  /// Ends the object: accounts for the commas between its members.
+  public mutating func endObject() {
+    let counts = memberCounts.removeLast()
+    sizeChange += Self.commas(counts.new) - Self.commas(counts.old)
+  }
+
+  /// A member of a struct, present in both versions.
+  @inlinable public mutating func field<Value: JSONDiffable>(_ name: StaticString, _ old: Value, _ new: Value) throws {
+    countMember(old: true, new: true)
+    guard !isUnchanged(old, new) else { return }
+    try nested(name) { try Value.writeJSONPatch(from: old, to: new, into: &$0) }
+  }
+
+  /// An optional member: left out when `nil`, as synthesized `Codable` leaves it out.
+  @inlinable public mutating func field<Value: JSONDiffable>(_ name: StaticString, _ old: Value?, _ new: Value?) throws {
+    countMember(old: old != nil, new: new != nil)
+    if let old, let new {
+      guard !isUnchanged(old, new) else { return }
+      try nested(name) { try Value.writeJSONPatch(from: old, to: new, into: &$0) }
+    } else {
+      try changePresence(name, old: old, new: new)
+    }
+  }
+
+  /// A member whose value is replaced whole when it changes.
+  @inlinable public mutating func field<Value: Encodable & Equatable>(_ name: StaticString, _ old: Value, _ new: Value) throws {
+    countMember(old: true, new: true)
+    guard !isUnchanged(old, new) else { return }
+    try nested(name) { try $0.replaceValue(old: old, new: new) }
+  }
+
+  /// An optional member replaced whole when it changes, left out when `nil`.
+  @inlinable public mutating func field<Value: Encodable & Equatable>(
+    _ name: StaticString, _ old: Value?, _ new: Value?
+  ) throws {
+    countMember(old: old != nil, new: new != nil)
+    if let old, let new {
+      guard !isUnchanged(old, new) else { return }
+      try nested(name) { try $0.replaceValue(old: old, new: new) }
+    } else {
+      try changePresence(name, old: old, new: new)
+    }
+  }
+
+  /// A member that is not `Equatable`: compared by its JSON.
+  public mutating func field<Value: Encodable>(_ name: StaticString, _ old: Value, _ new: Value) throws {
+    countMember(old: true, new: true)
+    try nested(name) { try $0.replaceValue(old: old, new: new) }
+  }
+
+  /// An optional member that is not `Equatable`: compared by its JSON, left out when `nil`.
+  public mutating func field<Value: Encodable>(_ name: StaticString, _ old: Value?, _ new: Value?) throws {
+    countMember(old: old != nil, new: new != nil)
+    if let old, let new {
+      try nested(name) { try $0.replaceValue(old: old, new: new) }
+    } else {
+      try changePresence(name, old: old, new: new)
+    }
+  }
+
+  @usableFromInline mutating func countMember(old: Bool, new: Bool) {
+    let last = memberCounts.count - 1
+    if old { memberCounts[last].old += 1 }
+    if new { memberCounts[last].new += 1 }
+  }
+
+  /// Adds or removes a member that is present in only one version.
+  @usableFromInline mutating func changePresence<Value: Encodable>(_ name: StaticString, old: Value?, new: Value?) throws {
+    let keyLength = name.utf8CodeUnitCount + 3  // "name":
+    if let new {
+      let json = try newJSON(new)
+      sizeChange += keyLength + json.count
+      nested(name) { $0.writeOperation("add", value: json) }
+    } else if let old {
+      sizeChange -= keyLength + (try oldJSON(old)).count
+      nested(name) { $0.writeOperation("remove", value: nil) }
+    }
+  }
+
+  /// Diffs the members of two objects given as dictionaries keyed by member name: removed
+  /// members (in name order), then added ones, then changed ones.
+  public mutating func writeMemberChanges<Value: JSONDiffable>(
+    from old: [String: Value], to new: [String: Value]
+  ) throws {
+    guard !isUnchanged(old, new) else { return }
+    sizeChange += Self.commas(new.count) - Self.commas(old.count)
+    for name in old.keys.sorted(by: JSONStringText.utf8Order) where new[name] == nil {
+      sizeChange -= Self.memberNameLength(name) + (try oldJSON(old[name]!)).count
+      nested(token: name) { $0.writeOperation("remove", value: nil) }
+    }
+    for name in new.keys.sorted(by: JSONStringText.utf8Order) {
+      if let oldValue = old[name] {
+        let newValue = new[name]!
+        guard !isUnchanged(oldValue, newValue) else { continue }
+        try nested(token: name) { try Value.writeJSONPatch(from: oldValue, to: newValue, into: &$0) }
+      } else {
+        let json = try newJSON(new[name]!)
+        sizeChange += Self.memberNameLength(name) + json.count
+        nested(token: name) { $0.writeOperation("add", value: json) }
+      }
+    }
+  }
+
+  // MARK: Arrays
+
+  /// Diffs two arrays element by element: the common prefix and suffix are kept, the
+  /// differing middle is diffed pairwise, then the surplus removed (highest index first)
+  /// or appended.
+  public mutating func writeElementChanges<Elements: RandomAccessCollection & Equatable>(
+    from old: Elements, to new: Elements
+  ) throws where Elements.Element: JSONDiffable, Elements.Index == Int {
+    guard !isUnchanged(old, new) else { return }
+    sizeChange += Self.commas(new.count) - Self.commas(old.count)
+    let reliable = !mayHideChanges(Elements.Element.self)
+    let oldStart = old.startIndex
+    let newStart = new.startIndex
+    let shorter = min(old.count, new.count)
+    var prefix = 0
+    var suffix = 0
+    if reliable {
+      while prefix < shorter, old[oldStart + prefix] == new[newStart + prefix] { prefix += 1 }
+      while suffix < shorter - prefix, old[old.endIndex - 1 - suffix] == new[new.endIndex - 1 - suffix] { suffix += 1 }
+    }
+    let oldMiddle = old.count - prefix - suffix
+    let newMiddle = new.count - prefix - suffix
+    let paired = min(oldMiddle, newMiddle)
+    for offset in 0..<paired {
+      let index = prefix + offset
+      let (oldElement, newElement) = (old[oldStart + index], new[newStart + index])
+      guard !isUnchanged(oldElement, newElement) else { continue }
+      try nested(index: index) {
+        try Elements.Element.writeJSONPatch(from: oldElement, to: newElement, into: &$0)
+      }
+    }
+    // Removing from the highest index down keeps the lower indices valid.
+    for index in stride(from: prefix + oldMiddle - 1, through: prefix + paired, by: -1) {
+      sizeChange -= (try oldJSON(old[oldStart + index])).count
+      nested(index: index) { $0.writeOperation("remove", value: nil) }
+    }
+    for index in (prefix + paired)..<(prefix + newMiddle) {
+      let json = try newJSON(new[newStart + index])
+      sizeChange += json.count
+      nested(index: index) { $0.writeOperation("add", value: json) }
+    }
+  }
+
+  // MARK: Values
+
+  /// Replaces the value at the current path when its JSON differs.
+  public mutating func replaceValue<Value: Encodable>(old: Value, new: Value) throws {
+    let (oldBytes, newBytes) = (try oldJSON(old), try newJSON(new))
+    guard oldBytes != newBytes else { return }
+    sizeChange += newBytes.count - oldBytes.count
+    writeOperation("replace", value: newBytes)
+  }
+
+  /// Replaces the whole value with `new`'s JSON, the old one being `oldLength` bytes long.
+  public mutating func replaceWhole(newJSON: [UInt8], oldLength: Int) {
+    sizeChange += newJSON.count - oldLength
+    writeOperation("replace", value: newJSON)
+  }
+
+  // MARK: Paths and operations
+
+  @usableFromInline mutating func nested<R>(_ name: StaticString, _ body: (inout JSONPatchWriter) throws -> R) rethrows -> R {
+    pathStarts.append(path.count)
+    path.append(UInt8(ascii: "/"))
+    name.withUTF8Buffer { path.append(contentsOf: $0) }
+    defer { path.removeSubrange(pathStarts.removeLast()...) }
+    return try body(&self)
+  }
+
+  private mutating func nested<R>(token: String, _ body: (inout JSONPatchWriter) throws -> R) rethrows -> R {
+    pathStarts.append(path.count)
+    path.append(UInt8(ascii: "/"))
+    var escaped: [UInt8] = []
+    JSONStringText.appendPointerToken(token, to: &escaped)
+    escaped.withUnsafeBufferPointer { JSONStringText.appendEscaped($0, to: &path) }
+    defer { path.removeSubrange(pathStarts.removeLast()...) }
+    return try body(&self)
+  }
+
+  private mutating func nested<R>(index: Int, _ body: (inout JSONPatchWriter) throws -> R) rethrows -> R {
+    pathStarts.append(path.count)
+    path.append(UInt8(ascii: "/"))
+    JSONNumberText.appendDecimal(Int64(index), to: &path)
+    defer { path.removeSubrange(pathStarts.removeLast()...) }
+    return try body(&self)
+  }
+
+  /// `{"op":"<op>","path":"<current path>","value":<value>}`, without `value` when `nil`.
+  @usableFromInline mutating func writeOperation(_ op: StaticString, value: [UInt8]?) {
+    if operationCount > 0 { operationBytes.append(UInt8(ascii: ",")) }
+    operationCount += 1
+    operationBytes.append(contentsOf: #"{"op":""#.utf8)
+    op.withUTF8Buffer { operationBytes.append(contentsOf: $0) }
+    operationBytes.append(contentsOf: #"","path":""#.utf8)
+    operationBytes.append(contentsOf: path)
+    operationBytes.append(UInt8(ascii: "\""))
+    if let value {
+      operationBytes.append(contentsOf: #","value":"#.utf8)
+      operationBytes.append(contentsOf: value)
+    }
+    operationBytes.append(UInt8(ascii: "}"))
+  }
+
+  private static func commas(_ count: Int) -> Int { max(count - 1, 0) }
+
+  /// The bytes of `"name":` for a member name.
+  private static func memberNameLength(_ name: String) -> Int {
+    var writer = JSONWriter()
+    writer.key(name)
+    return writer.bytes.count
+  }
+}
