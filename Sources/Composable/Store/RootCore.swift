@@ -57,13 +57,14 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
   /// Reduces `action`; one sent by an effect whose task was cancelled is dropped, checked
   /// under the lock so that an effect cancelled by a refused change never sends.
   private func send(_ action: Action, fromEffect: Bool) -> StoreTask {
-    let (task, changedShared) = lock.withLock { _ -> (StoreTask, [AnySharedBox]) in
-      guard !isTornDown, !(fromEffect && Task.isCancelled) else { return (StoreTask(tasks: []), []) }
+    let (task, collected) = lock.withLock { _ -> (StoreTask, SharedDelivery.Collected?) in
+      guard !isTornDown, !(fromEffect && Task.isCancelled) else { return (StoreTask(tasks: []), nil) }
       let task = SharedDelivery.collecting(into: sharedChanges) { reduceQueue(startingWith: action) }
       return (task, sharedChanges.take())
     }
-    // Other stores holding the shared values changed here hear of it now, with no lock held.
-    for box in changedShared { box.deliver() }
+    // Observers' deferred work runs, and other stores holding the shared values changed
+    // here hear of it, now, with no lock held.
+    collected?.run()
     return task
   }
 
@@ -116,20 +117,20 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
 
   /// Follows the shared values the state holds now. Called with `lock` held.
   private func followSharedValues() {
-    sharedSubscriptions.update(from: state) { [weak self] id, generation in
-      self?.sharedValueDidChange(id, generation: generation)
+    sharedSubscriptions.update(from: state) { [weak self] id, change in
+      self?.sharedValueDidChange(id, change)
     }
   }
 
   /// A shared value the state holds changed outside this store's `send`: publish the state
   /// again, unless this store already published that change.
-  private func sharedValueDidChange(_ id: ObjectIdentifier, generation: UInt64) {
-    let changedByObservers = lock.withLock { _ -> [AnySharedBox] in
-      guard !isTornDown, sharedSubscriptions.advance(id, to: generation) else { return [] }
+  private func sharedValueDidChange(_ id: ObjectIdentifier, _ change: SharedChange) {
+    let collected = lock.withLock { _ -> SharedDelivery.Collected? in
+      guard !isTornDown, sharedSubscriptions.advance(id, to: change) else { return nil }
       SharedDelivery.collecting(into: sharedChanges) { publish() }
       return sharedChanges.take()
     }
-    for box in changedByObservers { box.deliver() }
+    collected?.run()
   }
 
   override var snapshot: StoreSnapshot<State> {

@@ -126,6 +126,13 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     core.observe(onChange)
   }
 
+  /// Runs `work` on the current thread once the serial section of the store publishing now
+  /// has ended (at once when called outside one). An observer (``observe(_:)``) uses it for
+  /// work that must not hold the store's lock, such as writing the new version to clients.
+  @_spi(Hosting) public static func afterSerialSection(_ work: @escaping () -> Void) {
+    SharedDelivery.afterUnlock(work)
+  }
+
   /// The number of effect tasks of the root store that are still running.
   public var runningEffectCount: Int { core.runningEffectCount }
 

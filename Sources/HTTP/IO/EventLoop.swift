@@ -25,6 +25,10 @@ final class EventLoop: @unchecked Sendable {
   /// The listener is unwatched until the next tick because `accept4` ran out of descriptors.
   private var acceptPaused = false
   private var connections: [UInt64: Connection] = [:]
+  /// The connections checked on every tick: all but event streams, whose deadlines
+  /// (heartbeat, stall) are checked about once a second, so idle streams cost little.
+  private var ticking: [UInt64: Connection] = [:]
+  private var ticksSinceStreamCheck = 0
   private var nextToken = Token.firstConnection
   private var drainDeadline: ContinuousClock.Instant?
   private var running = true
@@ -120,17 +124,28 @@ final class EventLoop: @unchecked Sendable {
     }
   }
 
+  /// Runs what other threads handed over. The wake-up flag is cleared only when nothing is
+  /// left, so threads handing over work while it runs write no more wake-ups.
   private func runJobs() {
-    wakePending.store(false, ordering: .releasing)
-    let pending = jobs.withLock { jobs -> Jobs in
-      defer {
-        jobs.closures.removeAll(keepingCapacity: true)
-        jobs.streamOutput.removeAll(keepingCapacity: true)
+    while true {
+      let pending = jobs.withLock { jobs -> Jobs in
+        defer {
+          jobs.closures.removeAll(keepingCapacity: true)
+          jobs.streamOutput.removeAll(keepingCapacity: true)
+        }
+        return jobs
       }
-      return jobs
+      if pending.closures.isEmpty && pending.streamOutput.isEmpty {
+        wakePending.store(false, ordering: .releasing)
+        // Work handed over after the last look but before the flag was cleared found it
+        // set and wrote no wake-up: look once more.
+        guard jobs.withLock({ !$0.closures.isEmpty || !$0.streamOutput.isEmpty }) else { return }
+        wakePending.store(true, ordering: .releasing)
+        continue
+      }
+      for job in pending.closures { job() }
+      for token in pending.streamOutput { connections[token]?.writeStreamOutput() }
     }
-    for job in pending.closures { job() }
-    for token in pending.streamOutput { connections[token]?.writeStreamOutput() }
   }
 
   private func tick() {
@@ -142,7 +157,16 @@ final class EventLoop: @unchecked Sendable {
       for connection in Array(connections.values) { connection.closeNow() }
       return
     }
-    for connection in Array(connections.values) { connection.tick(now: now) }
+    // Collected first: a tick may close its connection, which removes it from the tables.
+    var due = Array(ticking.values)
+    ticksSinceStreamCheck += 1
+    if ticksSinceStreamCheck * Int(core.tickInterval / .milliseconds(1)) >= 1000 {
+      ticksSinceStreamCheck = 0
+      for connection in connections.values where connection.isStreaming && connection.isDue(now) {
+        due.append(connection)
+      }
+    }
+    for connection in due { connection.tick(now: now) }
   }
 
   private func acceptConnections() {
@@ -195,6 +219,7 @@ final class EventLoop: @unchecked Sendable {
       return
     }
     connections[token] = connection
+    ticking[token] = connection
   }
 
   /// Answers a connection beyond the limit with 503 (plain HTTP only; a TLS client just
@@ -217,9 +242,20 @@ final class EventLoop: @unchecked Sendable {
     try? selector.reregister(fd, token: token, interest: interest)
   }
 
+  /// The connection `token` now streams events: its deadlines are checked about once a second.
+  func startedStreaming(_ token: UInt64) {
+    ticking[token] = nil
+  }
+
+  /// The connection `token` no longer streams (it may linger or close): checked every tick.
+  func stoppedStreaming(_ token: UInt64) {
+    if let connection = connections[token] { ticking[token] = connection }
+  }
+
   func remove(fd: Int32, token: UInt64) {
     selector.deregister(fd)
     connections[token] = nil
+    ticking[token] = nil
     core.state.connectionCount.subtract(1, ordering: .relaxed)
   }
 

@@ -48,11 +48,12 @@ enum Transport {
   }
 
   /// Writes from `frames`, the first from `firstOffset` on: on a plain socket as many as
-  /// one `sendmsg` takes (up to 64 frames), through TLS the first. Returns how many bytes
+  /// one `sendmsg` takes (up to 64 frames; one frame with a plain `send`), through TLS the
+  /// first. Returns how many bytes
   /// were taken.
   func write(fd: Int32, _ frames: [EventFrame], firstOffset: Int) throws(SystemError) -> IOResult<Int> {
-    guard case .plain = self else {
-      let first = frames[0].storage
+    let first = frames[0].storage
+    guard case .plain = self, frames.count > 1 else {
       return try write(fd: fd, UnsafeRawBufferPointer(start: first.base + firstOffset, count: first.count - firstOffset))
     }
     let count = min(frames.count, Self.framesPerWrite)

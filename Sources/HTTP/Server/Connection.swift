@@ -20,7 +20,8 @@ final class Connection: @unchecked Sendable {
   private let token: UInt64
   private let transport: Transport
   private let remote: String
-  private unowned let loop: EventLoop
+  // The loop outlives its connections; unowned(unsafe) spares a reference count per access.
+  private unowned(unsafe) let loop: EventLoop
   private var machine: ConnectionStateMachine
   /// Response heads and bodies not yet written.
   private var output: [UInt8] = []
@@ -43,6 +44,7 @@ final class Connection: @unchecked Sendable {
   /// A TLS read could not finish until the socket is writable (renegotiation or handshake).
   private var readWantsWrite = false
   private var lastStreamWrite = ContinuousClock.now
+  private let heartbeatInterval: Duration
   /// When queued output last moved (or started waiting); a reader that stops reading is
   /// dropped after the idle timeout.
   private var lastWriteProgress = ContinuousClock.now
@@ -55,6 +57,7 @@ final class Connection: @unchecked Sendable {
     self.remote = remote
     self.loop = loop
     machine = ConnectionStateMachine(limits: loop.core.configuration.limits, now: loop.now)
+    heartbeatInterval = loop.core.configuration.heartbeatInterval
   }
 
   // MARK: Events
@@ -78,25 +81,41 @@ final class Connection: @unchecked Sendable {
     }
   }
 
+  /// Whether the connection is an open event stream.
+  var isStreaming: Bool { stream != nil }
+
+  /// Whether ``tick(now:)`` has anything to check: always, but for an idle event stream,
+  /// which only waits for its next heartbeat.
+  func isDue(_ now: ContinuousClock.Instant) -> Bool {
+    stream == nil || hasPendingOutput || lingerDeadline != nil || now - lastStreamWrite >= heartbeatInterval
+  }
+
+  /// Checks this connection's deadlines.
   func tick(now: ContinuousClock.Instant) {
     if let lingerDeadline {
       if now >= lingerDeadline { closeNow() }
       return
     }
-    let configuration = loop.core.configuration
-    let writeTimeout = stream == nil ? configuration.limits.idleTimeout : configuration.eventStreamStallTimeout
-    if hasPendingOutput && now - lastWriteProgress >= writeTimeout {
-      // The client stopped reading what is queued for it.
-      closeNow()
-      return
-    }
+    let core = loop.core
     if let stream {
-      if let stalled = stream.stalledSince, now - stalled >= configuration.eventStreamStallTimeout {
-        closeNow()
-      } else if now - lastStreamWrite >= configuration.heartbeatInterval {
+      if hasPendingOutput {
+        // The client stopped reading, or stayed too far behind for too long.
+        let stallTimeout = core.configuration.eventStreamStallTimeout
+        let stalled = stream.stalledSince.map { now - $0 >= stallTimeout } ?? false
+        if stalled || now - lastWriteProgress >= stallTimeout {
+          closeNow()
+          return
+        }
+      }
+      if now - lastStreamWrite >= heartbeatInterval {
         lastStreamWrite = now
         stream.comment("ping")
       }
+      return
+    }
+    if hasPendingOutput && now - lastWriteProgress >= core.configuration.limits.idleTimeout {
+      // The client stopped reading what is queued for it.
+      closeNow()
       return
     }
     perform(machine.tick(now: now))
@@ -227,6 +246,7 @@ final class Connection: @unchecked Sendable {
         loop.scheduleStreamOutput(for: token)
       }
       self.stream = stream
+      loop.startedStreaming(token)
       loop.core.state.eventStreamCount.add(1, ordering: .relaxed)
       if case .eventStream(let run) = response.body {
         streamTask = Task {
@@ -243,13 +263,13 @@ final class Connection: @unchecked Sendable {
   /// Takes what the stream queued since the last call and writes it.
   func writeStreamOutput() {
     guard !isClosed, let stream else { return }
-    let (queued, finishing) = stream.takeOutbox()
-    if !queued.isEmpty {
+    let hadOutput = hasPendingOutput
+    let queuedBefore = frames.count
+    if stream.takeOutbox(into: &frames) { streamFinishing = true }
+    if frames.count > queuedBefore {
       lastStreamWrite = loop.now
-      if !hasPendingOutput { lastWriteProgress = loop.now }
-      frames.append(contentsOf: queued)
+      if !hadOutput { lastWriteProgress = loop.now }
     }
-    if finishing { streamFinishing = true }
     flush()
     if streamFinishing && !hasPendingOutput { endStream() }
   }
@@ -286,7 +306,7 @@ final class Connection: @unchecked Sendable {
     // Everything is out: release large buffers so idle connections stay small.
     output.removeAll(keepingCapacity: output.capacity <= 4096 && stream == nil)
     outputOffset = 0
-    if frames.capacity > 16 { frames = [] }
+    if frames.capacity > 64 { frames = [] }
     if !readWantsWrite { setInterest(interest.subtracting(.write)) }
     if closeAfterFlush && lingerDeadline == nil { beginClose() }
   }
@@ -379,6 +399,7 @@ final class Connection: @unchecked Sendable {
     stream = nil
     frames = []
     frameOffset = 0
+    loop.stoppedStreaming(token)
     loop.core.state.eventStreamCount.subtract(1, ordering: .relaxed)
   }
 

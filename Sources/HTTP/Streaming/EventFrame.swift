@@ -13,38 +13,71 @@ public struct EventFrame: Sendable {
   /// `event:`, `id:` and one `data:` line per line of `data` (UTF-8, split at `\n`, `\r\n`
   /// and `\r`), then a blank line. Line breaks inside `event` and `id` are removed so they
   /// cannot start a new field.
-  public init(event: String? = nil, id: String? = nil, data: some Collection<UInt8>) {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(data.count + 32)
-    if let event { Self.appendField("event: ", event, to: &bytes) }
-    if let id { Self.appendField("id: ", id, to: &bytes) }
-    let dataPrefix = Array("data: ".utf8)
-    bytes.append(contentsOf: dataPrefix)
-    var afterCarriageReturn = false
-    for byte in data {
-      switch byte {
-      case UInt8(ascii: "\n") where afterCarriageReturn:
-        afterCarriageReturn = false
-      case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-        bytes.append(UInt8(ascii: "\n"))
-        bytes.append(contentsOf: dataPrefix)
-        afterCarriageReturn = byte == UInt8(ascii: "\r")
-      default:
-        bytes.append(byte)
-        afterCarriageReturn = false
+  public init(event: String? = nil, id: String? = nil, data: [UInt8]) {
+    self.init(event: event, id: id, data: [data])
+  }
+
+  /// A frame whose data is the concatenation of `parts`, written in one pass into memory
+  /// of the frame's own (see ``init(event:id:data:)-(_,_,[UInt8])``).
+  public init(event: String? = nil, id: String? = nil, data parts: [[UInt8]]) {
+    let event = event.map(Self.singleLine)
+    let id = id.map(Self.singleLine)
+    var lineBreaks = 0
+    for part in parts {
+      part.withUnsafeBufferPointer { lineBreaks += Self.lineBreakCount($0) }
+    }
+    let capacity =
+      (event.map { 8 + $0.utf8.count } ?? 0) + (id.map { 5 + $0.utf8.count } ?? 0)
+      + parts.reduce(0) { $0 + $1.count } + (lineBreaks + 1) * 7 + 1
+    storage = FrameStorage(capacity: capacity) { writer in
+      if let event { writer.append(field: "event: ", event) }
+      if let id { writer.append(field: "id: ", id) }
+      writer.append("data: ")
+      var afterCarriageReturn = false
+      for part in parts {
+        part.withUnsafeBufferPointer { part in
+          guard lineBreaks > 0 else { return writer.append(part) }
+          for byte in part {
+            switch byte {
+            case UInt8(ascii: "\n") where afterCarriageReturn:
+              afterCarriageReturn = false
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+              writer.append("\ndata: ")
+              afterCarriageReturn = byte == UInt8(ascii: "\r")
+            default:
+              writer.append(byte)
+              afterCarriageReturn = false
+            }
+          }
+        }
+      }
+      writer.append("\n\n")
+    }
+  }
+
+  /// How many `\n` or `\r` bytes `bytes` holds, found with `memchr`.
+  private static func lineBreakCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    guard let base = bytes.baseAddress else { return 0 }
+    var count = 0
+    for target in [UInt8(ascii: "\n"), UInt8(ascii: "\r")] {
+      var start = UnsafeRawPointer(base)
+      var remaining = bytes.count
+      while remaining > 0, let found = memchr(start, Int32(target), remaining) {
+        count += 1
+        remaining -= UnsafeRawPointer(found) - start + 1
+        start = UnsafeRawPointer(found) + 1
       }
     }
-    bytes.append(contentsOf: [UInt8(ascii: "\n"), UInt8(ascii: "\n")])
-    storage = FrameStorage(bytes)
+    return count
   }
 
   /// A frame of text `data`.
   public init(event: String? = nil, id: String? = nil, data: String) {
-    self.init(event: event, id: id, data: data.utf8)
+    self.init(event: event, id: id, data: Array(data.utf8))
   }
 
   private init(rawBytes: [UInt8]) {
-    storage = FrameStorage(rawBytes)
+    storage = FrameStorage(capacity: rawBytes.count) { $0.append(rawBytes) }
   }
 
   /// `: text` and a blank line: a comment clients ignore, such as a keep-alive.
@@ -63,12 +96,6 @@ public struct EventFrame: Sendable {
   /// The frame's bytes.
   public var bytes: [UInt8] { Array(UnsafeRawBufferPointer(start: storage.base, count: storage.count)) }
 
-  private static func appendField(_ name: String, _ value: String, to bytes: inout [UInt8]) {
-    bytes.append(contentsOf: name.utf8)
-    bytes.append(contentsOf: singleLine(value).utf8)
-    bytes.append(UInt8(ascii: "\n"))
-  }
-
   private static func singleLine(_ text: String) -> String {
     String(text.unicodeScalars.filter { $0 != "\n" && $0 != "\r" })
   }
@@ -80,11 +107,52 @@ final class FrameStorage: @unchecked Sendable {
   let base: UnsafeMutableRawPointer
   let count: Int
 
-  init(_ bytes: [UInt8]) {
-    count = bytes.count
-    base = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 1)
-    bytes.withUnsafeBytes { if let source = $0.baseAddress { base.copyMemory(from: source, byteCount: count) } }
+  /// Memory for at most `capacity` bytes, filled by `fill`.
+  init(capacity: Int, _ fill: (inout FrameWriter) -> Void) {
+    base = UnsafeMutableRawPointer.allocate(byteCount: max(capacity, 1), alignment: 1)
+    var writer = FrameWriter(base: base, capacity: capacity)
+    fill(&writer)
+    count = writer.count
   }
 
   deinit { base.deallocate() }
+}
+
+/// Appends bytes to a frame's memory, within the capacity it was given.
+struct FrameWriter {
+  let base: UnsafeMutableRawPointer
+  let capacity: Int
+  private(set) var count = 0
+
+  init(base: UnsafeMutableRawPointer, capacity: Int) {
+    self.base = base
+    self.capacity = capacity
+  }
+
+  mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    precondition(count + bytes.count <= capacity, "frame larger than its capacity")
+    if let source = bytes.baseAddress { (base + count).copyMemory(from: source, byteCount: bytes.count) }
+    count += bytes.count
+  }
+
+  mutating func append(_ bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { append($0) }
+  }
+
+  mutating func append(_ byte: UInt8) {
+    precondition(count < capacity, "frame larger than its capacity")
+    base.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
+    count += 1
+  }
+
+  mutating func append(_ text: StaticString) {
+    text.withUTF8Buffer { append($0) }
+  }
+
+  mutating func append(field name: StaticString, _ value: String) {
+    append(name)
+    var value = value
+    value.withUTF8 { append($0) }
+    append(UInt8(ascii: "\n"))
+  }
 }

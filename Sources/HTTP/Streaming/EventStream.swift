@@ -174,12 +174,14 @@ public final class EventStream: Sendable {
 
   // MARK: Called by the connection on its event loop
 
-  /// The frames queued since the last call, and whether the server asked to finish.
-  func takeOutbox() -> (frames: [EventFrame], finishing: Bool) {
+  /// Moves the frames queued since the last call to the end of `frames`; returns whether
+  /// the server asked to finish.
+  func takeOutbox(into frames: inout [EventFrame]) -> Bool {
     state.withLock { state in
       state.isScheduled = false
-      defer { state.outbox.removeAll() }
-      return (state.outbox, state.finishing)
+      frames.append(contentsOf: state.outbox)
+      state.outbox.removeAll(keepingCapacity: true)
+      return state.finishing
     }
   }
 

@@ -14,6 +14,7 @@ import Synchronization
 final class EventFanout: Sendable {
   /// A watching client.
   private struct Client {
+    let id: UInt64
     let sink: any EventSink
     let patches: Bool
     /// Whether the client also wants `action` events.
@@ -33,7 +34,8 @@ final class EventFanout: Sendable {
     var latest: PublishedState
     /// Recent versions, oldest first, for resuming clients.
     var history: [Step]
-    var clients: [UInt64: Client] = [:]
+    /// The watching clients, in the order they connected.
+    var clients: [Client] = []
     var nextClientID: UInt64 = 0
     var logWatchers = 0
     var isClosed = false
@@ -64,7 +66,7 @@ final class EventFanout: Sendable {
   func publishAction(_ data: [UInt8]) {
     let frame = EventFrame(event: "action", data: data)
     fanout.withLock { fanout in
-      for client in fanout.clients.values where client.log {
+      for client in fanout.clients where client.log {
         _ = client.sink.send(frame)
       }
     }
@@ -78,18 +80,24 @@ final class EventFanout: Sendable {
       fanout.latest = state
       fanout.history.append(Step(version: state.version, patch: state.patch))
       if fanout.history.count > historyLength { fanout.history.removeFirst(fanout.history.count - historyLength) }
-      for id in fanout.clients.keys {
-        let client = fanout.clients[id]!
-        let frame: EventFrame?
-        if client.lastQueued != previous {
-          fanout.clients[id]!.lastQueued = deliverLatest(state, to: client)
+      // Each kind of frame is made once, by the first client that needs it.
+      var stateFrame: EventFrame?? = nil
+      var patchFrame: EventFrame?? = nil
+      for index in fanout.clients.indices {
+        let client = fanout.clients[index]
+        guard client.lastQueued == previous else {
+          fanout.clients[index].lastQueued = deliverLatest(state, to: client)
           continue
-        } else if client.patches, state.patch?.from == previous {
-          frame = state.patchFrame
-        } else {
-          frame = state.stateFrame
         }
-        fanout.clients[id]!.lastQueued = frame.flatMap { deliver($0, state, to: client) } ?? client.lastQueued
+        let frame: EventFrame?
+        if client.patches, state.patch?.from == previous {
+          if patchFrame == nil { patchFrame = .some(state.patchFrame) }
+          frame = patchFrame!
+        } else {
+          if stateFrame == nil { stateFrame = .some(state.stateFrame) }
+          frame = stateFrame!
+        }
+        fanout.clients[index].lastQueued = frame.flatMap { deliver($0, state, to: client) } ?? client.lastQueued
       }
     }
   }
@@ -106,7 +114,8 @@ final class EventFanout: Sendable {
     fanout.withLock { fanout -> UInt64? in
       guard !fanout.isClosed else { return nil }
       let latest = fanout.latest
-      var client = Client(sink: sink, patches: patches, log: log, lastQueued: nil, onEnd: onEnd)
+      var client = Client(
+        id: fanout.nextClientID, sink: sink, patches: patches, log: log, lastQueued: nil, onEnd: onEnd)
       if let lastEventID, lastEventID == latest.version {
         client.lastQueued = latest.version
       } else if patches, let lastEventID, let patch = Self.patch(from: lastEventID, in: fanout.history),
@@ -118,15 +127,16 @@ final class EventFanout: Sendable {
       }
       defer { fanout.nextClientID += 1 }
       if log { fanout.logWatchers += 1 }
-      fanout.clients[fanout.nextClientID] = client
-      return fanout.nextClientID
+      fanout.clients.append(client)
+      return client.id
     }
   }
 
   /// Removes a client.
   func disconnect(_ id: UInt64) {
     fanout.withLock { fanout in
-      if fanout.clients.removeValue(forKey: id)?.log == true { fanout.logWatchers -= 1 }
+      guard let index = fanout.clients.firstIndex(where: { $0.id == id }) else { return }
+      if fanout.clients.remove(at: index).log { fanout.logWatchers -= 1 }
     }
   }
 
@@ -135,10 +145,10 @@ final class EventFanout: Sendable {
     let ended = fanout.withLock { fanout -> [Client] in
       fanout.isClosed = true
       defer {
-        fanout.clients = [:]
+        fanout.clients = []
         fanout.logWatchers = 0
       }
-      return Array(fanout.clients.values)
+      return fanout.clients
     }
     for client in ended { client.onEnd() }
   }

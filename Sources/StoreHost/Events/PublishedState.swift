@@ -45,12 +45,8 @@ final class PublishedState: Sendable {
   var stateFrame: EventFrame? {
     if let frame = made.withLock({ $0.stateFrame }) { return frame }
     guard let json = try? json() else { return nil }
-    var data: [UInt8] = []
-    data.reserveCapacity(json.count + 32)
-    data.append(contentsOf: #"{"version":\#(version),"state":"#.utf8)
-    data.append(contentsOf: json)
-    data.append(UInt8(ascii: "}"))
-    let frame = EventFrame(event: "state", id: String(version), data: data)
+    let frame = EventFrame(
+      event: "state", id: String(version), data: [Array(#"{"version":\#(version),"state":"#.utf8), json, [UInt8(ascii: "}")]])
     made.withLock { $0.stateFrame = frame }
     return frame
   }
@@ -93,11 +89,8 @@ struct VersionPatch: Sendable {
 
   /// The `patch` event from ``from`` to `version`.
   func frame(to version: Int) -> EventFrame {
-    var data: [UInt8] = []
-    data.reserveCapacity(operations.count + 48)
-    data.append(contentsOf: #"{"version":\#(version),"from":\#(from),"ops":"#.utf8)
-    data.append(contentsOf: operations)
-    data.append(UInt8(ascii: "}"))
-    return EventFrame(event: "patch", id: String(version), data: data)
+    EventFrame(
+      event: "patch", id: String(version),
+      data: [Array(#"{"version":\#(version),"from":\#(from),"ops":"#.utf8), operations, [UInt8(ascii: "}")]])
   }
 }

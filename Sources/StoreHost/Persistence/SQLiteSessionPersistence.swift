@@ -49,7 +49,8 @@ public final class SQLiteSessionPersistence: SessionPersistence {
     busyTimeout: Duration = defaultBusyTimeout
   ) async throws -> SQLiteSessionPersistence {
     let queue = WriteQueue(batchDelay: batchDelay)
-    try await withCheckedThrowingContinuation { (opened: CheckedContinuation<Void, any Error>) in
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+      let opened = WriteQueue.Waiter(continuation)
       let writer = Thread {
         // Fast mode writes in the background: event delivery and requests come first.
         if durability == .fast { _ = csystem_set_thread_niceness(10) }
@@ -71,16 +72,28 @@ public final class SQLiteSessionPersistence: SessionPersistence {
     try await change(save.id, .save(save))
   }
 
+  /// Queues `save` without waiting: `completion` runs once it is queued (`fast`) or
+  /// committed (`strict`).
+  public func save(_ save: SessionSave, completion: @escaping @Sendable ((any Error)?) -> Void) {
+    switch durability {
+    case .fast:
+      let queued = queue.enqueue(save.id, .save(save), waiter: nil)
+      completion(queued ? nil : SessionPersistenceError.closed)
+    case .strict:
+      queue.enqueue(save.id, .save(save), waiter: WriteQueue.Waiter(completion))
+    }
+  }
+
   public func delete(_ id: SessionID) async throws {
     try await change(id, .delete)
   }
 
   public func flush() async throws {
-    try await withCheckedThrowingContinuation { queue.enqueueFlush($0) }
+    try await withCheckedThrowingContinuation { queue.enqueueFlush(WriteQueue.Waiter($0)) }
   }
 
   public func close() async throws {
-    try await withCheckedThrowingContinuation { queue.enqueueClose($0) }
+    try await withCheckedThrowingContinuation { queue.enqueueClose(WriteQueue.Waiter($0)) }
   }
 
   /// Transactions and changes written so far.
@@ -91,7 +104,7 @@ public final class SQLiteSessionPersistence: SessionPersistence {
     case .fast:
       guard queue.enqueue(id, change, waiter: nil) else { throw SessionPersistenceError.closed }
     case .strict:
-      try await withCheckedThrowingContinuation { queue.enqueue(id, change, waiter: $0) }
+      try await withCheckedThrowingContinuation { queue.enqueue(id, change, waiter: WriteQueue.Waiter($0)) }
     }
   }
 }

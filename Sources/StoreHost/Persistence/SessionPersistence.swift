@@ -13,6 +13,10 @@ public protocol SessionPersistence: Sendable {
   /// that queue writes encode the state when they write it.
   func save(_ save: SessionSave) async throws
 
+  /// Starts ``save(_:)-(SessionSave)`` without waiting for it, and calls `completion` when it
+  /// returns (with its error, if any). Persistences that queue writes queue it at once.
+  func save(_ save: SessionSave, completion: @escaping @Sendable ((any Error)?) -> Void)
+
   /// Forgets the session. A later ``save(_:)`` of the same id stores it again.
   func delete(_ id: SessionID) async throws
 
@@ -24,6 +28,17 @@ public protocol SessionPersistence: Sendable {
 }
 
 extension SessionPersistence {
+  public func save(_ save: SessionSave, completion: @escaping @Sendable ((any Error)?) -> Void) {
+    Task {
+      do {
+        try await self.save(save)
+        completion(nil)
+      } catch {
+        completion(error)
+      }
+    }
+  }
+
   /// Stores `snapshot`, whose state is encoded already.
   public func save(_ snapshot: SessionSnapshot) async throws {
     try await save(SessionSave(snapshot))

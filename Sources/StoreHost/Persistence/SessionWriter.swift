@@ -69,17 +69,19 @@ enum SessionWriter {
     _ changes: [SessionID: SessionWrite], to table: SessionTable, queue: WriteQueue
   ) -> [SessionID: any Error] {
     guard !changes.isEmpty else { return [:] }
+    let started = ContinuousClock.now
     do {
       try table.write(changes)
-      queue.recordCommit(changeCount: changes.count)
+      queue.recordCommit(changeCount: changes.count, duration: .now - started)
       return [:]
     } catch {
       guard changes.count > 1 else { return changes.mapValues { _ in error } }
       var failures: [SessionID: any Error] = [:]
       for (id, change) in changes {
         do {
+          let started = ContinuousClock.now
           try table.write([id: change])
-          queue.recordCommit(changeCount: 1)
+          queue.recordCommit(changeCount: 1, duration: .now - started)
         } catch {
           failures[id] = error
         }

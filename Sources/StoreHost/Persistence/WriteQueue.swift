@@ -7,7 +7,24 @@ import Synchronization
 /// everything pending in one go ("a batch"), so changes queued while it commits share the
 /// next transaction.
 final class WriteQueue: Sendable {
-  typealias Waiter = CheckedContinuation<Void, any Error>
+  /// Someone to tell when their request is done: an awaiting task or a callback.
+  struct Waiter: Sendable {
+    private let done: @Sendable (Result<Void, any Error>) -> Void
+
+    init(_ continuation: CheckedContinuation<Void, any Error>) {
+      done = { continuation.resume(with: $0) }
+    }
+
+    init(_ completion: @escaping @Sendable ((any Error)?) -> Void) {
+      done = { result in
+        if case .failure(let error) = result { completion(error) } else { completion(nil) }
+      }
+    }
+
+    func resume(with result: Result<Void, any Error>) { done(result) }
+    func resume(throwing error: any Error) { done(.failure(error)) }
+    func resume() { done(.success(())) }
+  }
 
   /// Everything the writer takes for one transaction.
   struct Batch {
@@ -26,6 +43,11 @@ final class WriteQueue: Sendable {
     var batch = Batch()
     /// When the oldest change without a waiter arrived: it is written by `batchDelay` later.
     var oldestUnwaitedChange: ContinuousClock.Instant?
+    /// How long before that deadline the writer starts, so the commit ends by it: twice the
+    /// last commit's duration, at least 20 ms and at most half the delay.
+    var commitAllowance: Duration = .milliseconds(20)
+    /// The changes of the last batch, to reserve room for the next.
+    var lastBatchSize = 0
     var isClosed = false
     var statistics = PersistenceStatistics()
 
@@ -117,10 +139,13 @@ final class WriteQueue: Sendable {
       let taken: (batch: Batch, isLast: Bool)?
       let wait: Duration?
       (taken, wait) = state.withLock { state in
-        let wait = state.isUrgent ? .zero : state.oldestUnwaitedChange.map { max(.zero, $0 + batchDelay - .now) }
+        let deadline = batchDelay - state.commitAllowance
+        let wait = state.isUrgent ? .zero : state.oldestUnwaitedChange.map { max(.zero, $0 + deadline - .now) }
         guard wait == .zero else { return (nil, wait) }
         defer {
+          state.lastBatchSize = state.batch.changes.count
           state.batch = Batch()
+          state.batch.changes.reserveCapacity(state.lastBatchSize)
           state.oldestUnwaitedChange = nil
         }
         return ((state.batch, state.isClosed), nil)
@@ -134,9 +159,10 @@ final class WriteQueue: Sendable {
     }
   }
 
-  /// Counts a committed transaction of `changeCount` changes.
-  func recordCommit(changeCount: Int) {
+  /// Counts a committed transaction of `changeCount` changes that took `duration`.
+  func recordCommit(changeCount: Int, duration: Duration) {
     state.withLock { state in
+      state.commitAllowance = min(batchDelay / 2, max(.milliseconds(20), duration * 2))
       state.statistics.commits += 1
       state.statistics.writtenChanges += changeCount
     }

@@ -142,6 +142,11 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
 
   // MARK: Publishing
 
+  /// States up to this many bytes of JSON are published on the thread that changed them,
+  /// right after the store's serial section; larger ones by a task of their own, so that
+  /// versions arriving meanwhile are encoded once, together.
+  private static var inlinePublishingLimit: Int { 16 * 1024 }
+
   /// Called by the store, inside its serial section, for each new version.
   private func stateDidChange(_ snapshot: StoreSnapshot<State>) {
     guard snapshot.version > 0 else { return }
@@ -151,32 +156,33 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
       defer { publishing.isFlushing = true }
       return !publishing.isFlushing
     }
-    if startFlush { Task { await flushPending() } }
+    guard startFlush else { return }
+    if changes.size <= Self.inlinePublishingLimit {
+      Store<State, Action>.afterSerialSection { [self] in flushPending() }
+    } else {
+      Task { flushPending() }
+    }
   }
 
-  /// Publishes and saves the latest pending version until none is left. Versions that
-  /// arrive while one is being saved are published together: the latest state, with the
-  /// patches of all of them joined.
-  private func flushPending() async {
+  /// Publishes and saves the pending versions until none is left. Versions that arrive
+  /// while this runs are published together: the latest state, with the patches of all of
+  /// them joined. Saves are queued, not awaited; the persistence tells when each is durable.
+  private func flushPending() {
     while let batch = publishing.withLock({ publishing -> [SessionChanges<State>.Change]? in
       defer { publishing.pending = [] }
       if publishing.pending.isEmpty { publishing.isFlushing = false }
       return publishing.pending.isEmpty ? nil : publishing.pending
     }) {
-      let latest = batch.last!.snapshot
-      let version = baseVersion + latest.version
+      let latest = batch.last!
+      let version = baseVersion + latest.snapshot.version
+      let size = changes.size
       let published = PublishedState(
-        version: version, patch: joinedPatch(of: batch), encode: { try latest.encodedState() })
+        version: version, patch: joinedPatch(of: batch), encode: { try latest.snapshot.encodedState(capacity: size + 64) })
       events.publish(published)
-      do {
-        try await persistence.save(
-          SessionSave(
-            id: id, version: version, createdAt: createdAt, lastActiveAt: activity.withLock { $0.lastActiveAt },
-            encodeState: { try published.json() }))
-        markDurable(version, error: nil)
-      } catch {
-        markDurable(version, error: error)
-      }
+      let save = SessionSave(
+        id: id, version: version, createdAt: createdAt, lastActiveAt: activity.withLock { $0.lastActiveAt },
+        encodeState: { try published.json() })
+      persistence.save(save) { [self] error in markDurable(version, error: error) }
     }
   }
 

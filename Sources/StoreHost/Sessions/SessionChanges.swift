@@ -10,10 +10,16 @@ import Synchronization
 /// (``Composable/StoreSnapshot/patch(from:)``), and the size is kept by adding each patch's
 /// size change to the last one, so no change encodes the whole state.
 final class SessionChanges<State: Encodable & Sendable>: Sendable {
-  /// One version with the patch that led to it (`nil` when it could not be computed).
-  struct Change: Sendable {
+  /// One version with the patch that led to it (`nil` when it could not be computed); a
+  /// class, so the state is copied once however often the version is handed on.
+  final class Change: Sendable {
     let snapshot: StoreSnapshot<State>
     let patch: StatePatch?
+
+    init(snapshot: StoreSnapshot<State>, patch: StatePatch?) {
+      self.snapshot = snapshot
+      self.patch = patch
+    }
   }
 
   /// Why a change was refused.
@@ -26,7 +32,7 @@ final class SessionChanges<State: Encodable & Sendable>: Sendable {
 
   private struct Changes {
     /// The latest version and its JSON's length in bytes.
-    var latest: StoreSnapshot<State>
+    var latest: Change
     var size: Int
     /// The change ``accept(_:)`` let through, for ``didPublish(_:)`` to take.
     var accepted: Change?
@@ -39,7 +45,7 @@ final class SessionChanges<State: Encodable & Sendable>: Sendable {
 
   init(initial: StoreSnapshot<State>, size: Int, maxSize: Int) {
     self.maxSize = maxSize
-    self.changes = Mutex(Changes(latest: initial, size: size))
+    self.changes = Mutex(Changes(latest: Change(snapshot: initial, patch: nil), size: size))
   }
 
   /// The length of the latest version's JSON.
@@ -53,7 +59,7 @@ final class SessionChanges<State: Encodable & Sendable>: Sendable {
   func accept(_ next: StoreSnapshot<State>) -> Bool {
     changes.withLock { changes in
       do {
-        let patch = try next.patch(from: changes.latest)
+        let patch = try next.patch(from: changes.latest.snapshot)
         let size = changes.size + patch.sizeChange
         guard size <= maxSize else {
           changes.lastRefusal = .tooLarge(size: size, limit: maxSize)
@@ -76,10 +82,10 @@ final class SessionChanges<State: Encodable & Sendable>: Sendable {
       if let accepted = changes.accepted, accepted.snapshot.version == snapshot.version {
         change = accepted
       } else {
-        change = Change(snapshot: snapshot, patch: try? snapshot.patch(from: changes.latest))
+        change = Change(snapshot: snapshot, patch: try? snapshot.patch(from: changes.latest.snapshot))
       }
       changes.accepted = nil
-      changes.latest = snapshot
+      changes.latest = change
       if let patch = change.patch {
         changes.size += patch.sizeChange
       } else if let json = try? snapshot.encodedState() {

@@ -24,6 +24,8 @@ public struct JSONPatchWriter {
   /// Whether `==` may call values of a type equal although their JSON differs; such
   /// values are compared by their JSON instead. `nil` when `==` is always reliable.
   private let equalityMayHideChanges: ((Any.Type) -> Bool)?
+  /// The answers of `equalityMayHideChanges` so far: a state has few distinct types.
+  private var hidingAnswers: [(type: ObjectIdentifier, hides: Bool)] = []
   /// The JSON Pointer of the part being diffed, escaped for the inside of a JSON string.
   private var path: [UInt8] = []
   private var pathStarts: [Int] = []
@@ -57,12 +59,17 @@ public struct JSONPatchWriter {
   // MARK: Comparing
 
   /// Whether `old` and `new` certainly have the same JSON, judged by `==`.
-  @inlinable public func isUnchanged<Value: Equatable>(_ old: Value, _ new: Value) -> Bool {
+  @inlinable public mutating func isUnchanged<Value: Equatable>(_ old: Value, _ new: Value) -> Bool {
     !mayHideChanges(Value.self) && old == new
   }
 
-  @usableFromInline func mayHideChanges(_ type: Any.Type) -> Bool {
-    equalityMayHideChanges?(type) ?? false
+  @usableFromInline mutating func mayHideChanges(_ type: Any.Type) -> Bool {
+    guard let equalityMayHideChanges else { return false }
+    let id = ObjectIdentifier(type)
+    if let known = hidingAnswers.first(where: { $0.type == id }) { return known.hides }
+    let hides = equalityMayHideChanges(type)
+    hidingAnswers.append((id, hides))
+    return hides
   }
 
   /// The old value's JSON.
@@ -73,6 +80,20 @@ public struct JSONPatchWriter {
   /// The new value's JSON.
   public func newJSON<Value: Encodable>(_ value: Value) throws -> [UInt8] {
     try JSONEncoding.encode(value, context: newContext)
+  }
+
+  /// The old value's JSON, through its own conformance.
+  public func oldJSON<Value: JSONWritable>(_ value: Value) throws -> [UInt8] {
+    var writer = JSONWriter(context: oldContext, capacity: 32)
+    try value.writeJSON(to: &writer)
+    return writer.bytes
+  }
+
+  /// The new value's JSON, through its own conformance.
+  public func newJSON<Value: JSONWritable>(_ value: Value) throws -> [UInt8] {
+    var writer = JSONWriter(context: newContext, capacity: 32)
+    try value.writeJSON(to: &writer)
+    return writer.bytes
   }
 
   // MARK: Objects
@@ -101,6 +122,26 @@ public struct JSONPatchWriter {
     if let old, let new {
       guard !isUnchanged(old, new) else { return }
       try nested(name) { try Value.writeJSONPatch(from: old, to: new, into: &$0) }
+    } else {
+      try changePresence(name, old: old, new: new)
+    }
+  }
+
+  /// A member written by its own ``JSONWritable`` conformance, replaced whole when it changes.
+  @inlinable public mutating func field<Value: JSONWritable & Equatable>(_ name: StaticString, _ old: Value, _ new: Value) throws {
+    countMember(old: true, new: true)
+    guard !isUnchanged(old, new) else { return }
+    try nested(name) { try $0.replaceValue(old: old, new: new) }
+  }
+
+  /// An optional member written by its own ``JSONWritable`` conformance, left out when `nil`.
+  @inlinable public mutating func field<Value: JSONWritable & Equatable>(
+    _ name: StaticString, _ old: Value?, _ new: Value?
+  ) throws {
+    countMember(old: old != nil, new: new != nil)
+    if let old, let new {
+      guard !isUnchanged(old, new) else { return }
+      try nested(name) { try $0.replaceValue(old: old, new: new) }
     } else {
       try changePresence(name, old: old, new: new)
     }
@@ -232,10 +273,18 @@ public struct JSONPatchWriter {
 
   /// Replaces the value at the current path when its JSON differs.
   public mutating func replaceValue<Value: Encodable>(old: Value, new: Value) throws {
-    let (oldBytes, newBytes) = (try oldJSON(old), try newJSON(new))
-    guard oldBytes != newBytes else { return }
-    sizeChange += newBytes.count - oldBytes.count
-    writeOperation("replace", value: newBytes)
+    replace(oldJSON: try oldJSON(old), newJSON: try newJSON(new))
+  }
+
+  /// Replaces the value at the current path when its JSON differs.
+  public mutating func replaceValue<Value: JSONWritable>(old: Value, new: Value) throws {
+    replace(oldJSON: try oldJSON(old), newJSON: try newJSON(new))
+  }
+
+  private mutating func replace(oldJSON: [UInt8], newJSON: [UInt8]) {
+    guard oldJSON != newJSON else { return }
+    sizeChange += newJSON.count - oldJSON.count
+    writeOperation("replace", value: newJSON)
   }
 
   /// Replaces the whole value with `new`'s JSON, the old one being `oldLength` bytes long.

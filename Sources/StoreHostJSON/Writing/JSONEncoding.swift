@@ -16,13 +16,22 @@ public enum JSONEncoding {
   /// - Parameter context: Handed to values that write themselves per snapshot (see
   ///   ``JSONWriter/context``); `Encodable` values find it in their encoder's `userInfo`
   ///   under ``Foundation/CodingUserInfoKey/jsonContext``.
-  public static func encode<Value: Encodable>(_ value: Value, context: (any Sendable)? = nil) throws -> [UInt8] {
-    if let writable = value as? any JSONWritable {
-      var writer = JSONWriter(context: context)
-      try writable.writeJSON(to: &writer)
-      return writer.bytes
+  ///   - capacity: The bytes to reserve, when the length is about known.
+  public static func encode<Value: Encodable>(
+    _ value: Value, context: (any Sendable)? = nil, capacity: Int = 128
+  ) throws -> [UInt8] {
+    guard let writable = Value.self as? any JSONWritable.Type else {
+      return try encodeThroughEncoder(value, context: context)
     }
-    return try encodeThroughEncoder(value, context: context)
+    var writer = JSONWriter(context: context, capacity: capacity)
+    // The conformance is looked up on the type, so the value is not copied into a box.
+    func write<Writable: JSONWritable>(_: Writable.Type) throws {
+      try withUnsafePointer(to: value) { pointer in
+        try pointer.withMemoryRebound(to: Writable.self, capacity: 1) { try $0.pointee.writeJSON(to: &writer) }
+      }
+    }
+    try write(writable)
+    return writer.bytes
   }
 
   /// The JSON bytes of `value` through its `Encodable` conformance.

@@ -18,9 +18,14 @@ extension JSONWriter {
   }
 
   /// Writes `value` through its `Encodable` conformance, with the semantics of
-  /// Foundation's `JSONEncoder` (dates as seconds since 2001, data as Base64).
+  /// Foundation's `JSONEncoder` (dates as seconds since 2001, data as Base64). A value that
+  /// encodes one scalar (an enum with raw values, say) is written without building a tree.
   public mutating func write<Value: Encodable>(_ value: Value) throws {
-    writeRaw(try JSONEncoding.encodeThroughEncoder(value, context: context))
+    if let scalar = try ScalarEncoder.scalar(value, context: context) {
+      scalar.writeJSON(to: &self)
+    } else {
+      writeRaw(try JSONEncoding.encodeThroughEncoder(value, context: context))
+    }
   }
 
   /// Writes an object member: `"name":value`.

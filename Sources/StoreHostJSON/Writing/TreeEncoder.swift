@@ -51,7 +51,7 @@ final class TreeEncoder: Encoder {
 
   /// `JSONEncoder`'s special cases: data as Base64, URLs as their absolute string,
   /// decimals as numbers; dates use their own conformance (seconds since 2001).
-  private static func specialNode(_ value: some Encodable) throws -> EncodedNode? {
+  static func specialNode(_ value: some Encodable) throws -> EncodedNode? {
     switch value {
     case let data as Data: .value(.string(data.base64EncodedString()))
     case let url as URL: .value(.string(url.absoluteString))

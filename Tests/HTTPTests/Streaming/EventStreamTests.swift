@@ -14,9 +14,9 @@ private final class Sink: Sendable {
 
   func serve() {
     guard let stream = stream.withLock({ $0 }) else { return }
-    let (taken, finishing) = stream.takeOutbox()
+    var taken: [EventFrame] = []
+    if stream.takeOutbox(into: &taken) { finished.withLock { $0 = true } }
     frames.withLock { $0 += taken.map(\.bytes) }
-    if finishing { finished.withLock { $0 = true } }
   }
 }
 

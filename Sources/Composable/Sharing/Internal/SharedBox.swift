@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Synchronization
 
 /// The identity of one shared value: its change counter and the stores subscribed to it.
@@ -9,15 +11,15 @@ class AnySharedBox: @unchecked Sendable {
 
   private struct Subscribers {
     var nextID: UInt64 = 0
-    var callbacks: [UInt64: @Sendable (UInt64) -> Void] = [:]
+    var callbacks: [UInt64: @Sendable (SharedChange) -> Void] = [:]
   }
 
   /// The current value, type-erased.
   var anyValue: any Sendable { fatalError("abstract") }
 
-  /// Calls `onChange` with the new generation after each change, until the returned
-  /// subscription is cancelled or released.
-  func subscribe(_ onChange: @escaping @Sendable (UInt64) -> Void) -> SharedSubscription {
+  /// Calls `onChange` with the new generation and value after each change, until the
+  /// returned subscription is cancelled or released.
+  func subscribe(_ onChange: @escaping @Sendable (SharedChange) -> Void) -> SharedSubscription {
     let id = subscribers.withLock { subscribers in
       defer { subscribers.nextID += 1 }
       subscribers.callbacks[subscribers.nextID] = onChange
@@ -36,11 +38,36 @@ class AnySharedBox: @unchecked Sendable {
   }
 
   /// Calls every subscriber with the current generation. Called with no lock held.
+  ///
+  /// Subscribers are stores, each with a lock of its own. Many of them (a value shared by
+  /// thousands of sessions) are called in the background, a slice per core, so that the
+  /// change's own action is not held up by thousands of stores publishing.
   func deliver() {
     let callbacks = subscribers.withLock { Array($0.callbacks.values) }
-    let current = generation.load(ordering: .sequentiallyConsistent)
-    for callback in callbacks { callback(current) }
+    // Read once here, so thousands of subscribers need not each take the value's lock.
+    let generation = generation.load(ordering: .sequentiallyConsistent)
+    let current = SharedChange(generation: generation, value: anyValue)
+    guard callbacks.count >= Self.parallelDeliveryThreshold else {
+      for callback in callbacks { callback(current) }
+      return
+    }
+    let slices = ProcessInfo.processInfo.activeProcessorCount
+    DispatchQueue.global().async {
+      DispatchQueue.concurrentPerform(iterations: slices) { slice in
+        for index in stride(from: slice, to: callbacks.count, by: slices) { callbacks[index](current) }
+      }
+    }
   }
+
+  /// How many subscribers make ``deliver()`` call them in the background, in parallel.
+  private static let parallelDeliveryThreshold = 256
+}
+
+/// A change of a shared value as its subscribers hear of it: the generation, and the root
+/// value at that generation or a later one.
+struct SharedChange: Sendable {
+  let generation: UInt64
+  let value: any Sendable
 }
 
 /// A root shared value: the value under a lock, with the key that loads and saves it.

@@ -1,6 +1,7 @@
 import Glibc
 
-/// Delivers change notifications of shared values outside of store locks.
+/// Delivers change notifications of shared values outside of store locks, and runs the
+/// work observers leave for after the lock (``Store/afterSerialSection(_:)``).
 ///
 /// A reducer that mutates a shared value runs under its store's lock. Calling the other
 /// stores from there would take their locks while holding this one, and two stores doing
@@ -14,17 +15,46 @@ enum SharedDelivery {
     return key
   }()
 
-  /// Boxes changed while their store held its lock; used by one store under its lock.
+  /// Boxes changed while their store held its lock, and work left for after it; used by
+  /// one store under its lock.
   final class Collector {
     private(set) var boxes: [AnySharedBox] = []
+    private var deferred: [() -> Void] = []
 
     func append(_ box: AnySharedBox) { boxes.append(box) }
 
-    /// The collected boxes, emptying the list.
-    func take() -> [AnySharedBox] {
-      guard !boxes.isEmpty else { return [] }
-      defer { boxes.removeAll() }
-      return boxes
+    func deferUntilUnlocked(_ work: @escaping () -> Void) { deferred.append(work) }
+
+    /// What was collected, emptying the lists.
+    func take() -> Collected {
+      guard !boxes.isEmpty || !deferred.isEmpty else { return Collected(boxes: [], deferred: []) }
+      defer {
+        boxes.removeAll()
+        deferred.removeAll()
+      }
+      return Collected(boxes: boxes, deferred: deferred)
+    }
+  }
+
+  /// What a store does once it released its lock: the deferred work, then the deliveries.
+  struct Collected: @unchecked Sendable {
+    let boxes: [AnySharedBox]
+    /// Closures of observers, run on the thread that made the change.
+    let deferred: [() -> Void]
+
+    func run() {
+      for work in deferred { work() }
+      for box in boxes { box.deliver() }
+    }
+  }
+
+  /// Runs `work` once the serial section of the store reducing on this thread ends, or now
+  /// when none is.
+  static func afterUnlock(_ work: @escaping () -> Void) {
+    if let pointer = pthread_getspecific(collectorKey) {
+      Unmanaged<Collector>.fromOpaque(pointer).takeUnretainedValue().deferUntilUnlocked(work)
+    } else {
+      work()
     }
   }
 

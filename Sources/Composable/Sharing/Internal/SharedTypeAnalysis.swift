@@ -1,5 +1,6 @@
 @_spi(Reflection) import Swift
 import Foundation
+import Glibc
 import Synchronization
 
 /// Whether values of a type can hold ``Shared`` or ``SharedReader`` values, from the type
@@ -12,6 +13,26 @@ import Synchronization
 /// with a custom mirror count as possible holders.
 enum SharedTypeAnalysis {
   private static let known = Mutex<[ObjectIdentifier: Bool]>([:])
+  /// A copy of answers per thread, so the threads diffing thousands of sessions at once do
+  /// not contend for `known`.
+  private static let threadAnswersKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key) { $0.map { Unmanaged<ThreadAnswers>.fromOpaque($0).release() } }
+    return key
+  }()
+
+  private final class ThreadAnswers {
+    var answers: [ObjectIdentifier: Bool] = [:]
+  }
+
+  private static var threadAnswers: ThreadAnswers {
+    if let pointer = pthread_getspecific(threadAnswersKey) {
+      return Unmanaged<ThreadAnswers>.fromOpaque(pointer).takeUnretainedValue()
+    }
+    let answers = ThreadAnswers()
+    pthread_setspecific(threadAnswersKey, Unmanaged.passRetained(answers).toOpaque())
+    return answers
+  }
 
   /// Types that never hold shared values: the standard scalars and Foundation's values.
   private static let leaves: Set<ObjectIdentifier> = Set(
@@ -24,10 +45,17 @@ enum SharedTypeAnalysis {
   /// Whether values of `type` may hold shared values.
   static func mayHoldSharedValues(_ type: Any.Type) -> Bool {
     let id = ObjectIdentifier(type)
-    if let answer = known.withLock({ $0[id] }) { return answer }
-    var visiting: Set<ObjectIdentifier> = []
-    let answer = analyze(type, visiting: &visiting)
-    known.withLock { $0[id] = answer }
+    let local = threadAnswers
+    if let answer = local.answers[id] { return answer }
+    let answer =
+      known.withLock({ $0[id] })
+      ?? {
+        var visiting: Set<ObjectIdentifier> = []
+        let answer = analyze(type, visiting: &visiting)
+        known.withLock { $0[id] = answer }
+        return answer
+      }()
+    local.answers[id] = answer
     return answer
   }
 

@@ -5,6 +5,8 @@ final class StoreSharedSubscriptions {
     let box: AnySharedBox
     let subscription: SharedSubscription
     var seenGeneration: UInt64
+    /// The root value at `seenGeneration` (or a later one), for snapshots.
+    var seenValue: any Sendable
   }
 
   private var entries: [ObjectIdentifier: Entry] = [:]
@@ -23,7 +25,7 @@ final class StoreSharedSubscriptions {
   /// drops those the state no longer holds.
   func update(
     from state: Any,
-    onChange: @escaping @Sendable (ObjectIdentifier, UInt64) -> Void
+    onChange: @escaping @Sendable (ObjectIdentifier, SharedChange) -> Void
   ) {
     scannedAtCount = SharedHandles.made.load(ordering: .relaxed)
     let boxes = SharedScan.boxes(in: state)
@@ -31,31 +33,37 @@ final class StoreSharedSubscriptions {
     var kept: [ObjectIdentifier: Entry] = [:]
     for box in boxes {
       let id = ObjectIdentifier(box)
-      kept[id] =
-        entries[id]
-        ?? Entry(
-          box: box, subscription: box.subscribe { onChange(id, $0) },
-          seenGeneration: box.generation.load(ordering: .sequentiallyConsistent))
+      if let entry = entries[id] {
+        kept[id] = entry
+      } else {
+        let generation = box.generation.load(ordering: .sequentiallyConsistent)
+        kept[id] = Entry(
+          box: box, subscription: box.subscribe { onChange(id, $0) }, seenGeneration: generation,
+          seenValue: box.anyValue)
+      }
     }
     entries = kept
   }
 
-  /// Records that the store publishes generation `generation` of the box `id`; `false`
-  /// when the store does not follow it or already published that generation.
-  func advance(_ id: ObjectIdentifier, to generation: UInt64) -> Bool {
-    guard let seen = entries[id]?.seenGeneration, generation > seen else { return false }
-    entries[id]?.seenGeneration = generation
+  /// Records that the store publishes `change` of the box `id`; `false` when the store
+  /// does not follow it or already published that generation.
+  func advance(_ id: ObjectIdentifier, to change: SharedChange) -> Bool {
+    guard let seen = entries[id]?.seenGeneration, change.generation > seen else { return false }
+    entries[id]?.seenGeneration = change.generation
+    entries[id]?.seenValue = change.value
     return true
   }
 
-  /// The followed values as they are now, in a stable order.
+  /// The followed values as this store last published them, in a stable order.
   func snapshot() -> SharedSnapshot {
     guard !entries.isEmpty else { return .empty }
-    return SharedSnapshot(
-      entries: entries.sorted { $0.key < $1.key }.map { id, entry in
-        let generation = entry.box.generation.load(ordering: .sequentiallyConsistent)
-        return SharedSnapshot.Entry(box: entry.box, generation: generation, value: entry.box.anyValue)
-      })
+    var captured: [SharedSnapshot.Entry] = []
+    captured.reserveCapacity(entries.count)
+    for (_, entry) in entries {
+      captured.append(SharedSnapshot.Entry(box: entry.box, generation: entry.seenGeneration, value: entry.seenValue))
+    }
+    if captured.count > 1 { captured.sort { ObjectIdentifier($0.box) < ObjectIdentifier($1.box) } }
+    return SharedSnapshot(entries: captured)
   }
 
   /// Stops following every shared value.
@@ -64,8 +72,9 @@ final class StoreSharedSubscriptions {
   /// Records the current generation of each followed box in `changed`; whether any advanced.
   func advance(_ changed: [AnySharedBox]) -> Bool {
     var advanced = false
-    for box in changed where advance(ObjectIdentifier(box), to: box.generation.load(ordering: .sequentiallyConsistent)) {
-      advanced = true
+    for box in changed {
+      let generation = box.generation.load(ordering: .sequentiallyConsistent)
+      if advance(ObjectIdentifier(box), to: SharedChange(generation: generation, value: box.anyValue)) { advanced = true }
     }
     return advanced
   }
