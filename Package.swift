@@ -65,6 +65,9 @@ let package = Package(
     .executableTarget(
       name: "storehost-counter-server", dependencies: ["StoreHost", "ComposableArchitecture"],
       path: "Benchmarks/sessions/CounterServer"),
+    // Encoding and diffing the demo's state, against Foundation's JSONEncoder.
+    .executableTarget(
+      name: "StoreHostEncodingBenchmarks", dependencies: ["StoreHostDemo"], path: "Benchmarks/encoding/Benchmark"),
     .executableTarget(
       name: "StoreHostPersistenceBenchmarks", dependencies: ["StoreHost"], path: "Benchmarks/persistence/Benchmark"),
     // A child process for StoreHostTests to kill -9 in the middle of strict saves.
@@ -74,12 +77,16 @@ let package = Package(
     // A small server over `HTTP` for its benchmarks and integration scripts.
     .executableTarget(name: "http-example-server", dependencies: ["HTTP"], path: "Benchmarks/http/ExampleServer"),
 
-    .testTarget(name: "StoreHostJSONTests", dependencies: ["StoreHostJSON"]),
+    // What several test targets share: the JSON of before direct encoding, a seeded generator.
+    .target(name: "JSONTestSupport", dependencies: ["StoreHostJSON"], path: "Tests/JSONTestSupport"),
+    .testTarget(name: "StoreHostJSONTests", dependencies: ["StoreHostJSON", "JSONTestSupport"]),
     .testTarget(name: "ComposableTests", dependencies: ["Composable"]),
-    .testTarget(name: "ComposableArchitectureTests", dependencies: ["ComposableArchitecture", "ComposableTesting"]),
+    .testTarget(
+      name: "ComposableArchitectureTests", dependencies: ["ComposableArchitecture", "ComposableTesting", "JSONTestSupport"]),
     .testTarget(name: "ComposableTestingTests", dependencies: ["ComposableArchitecture", "ComposableTesting"]),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
-    .testTarget(name: "StoreHostTests", dependencies: ["StoreHost", "StoreHostDemo", "ComposableTesting", "StoreHostJSON"]),
+    .testTarget(
+      name: "StoreHostTests", dependencies: ["StoreHost", "StoreHostDemo", "ComposableTesting", "JSONTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

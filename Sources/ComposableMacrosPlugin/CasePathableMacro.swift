@@ -15,7 +15,7 @@ public struct CasePathableMacro: ExtensionMacro {
       throw MacroError("@CasePathable applies to enums only")
     }
     let cases = EnumCase.all(of: enumDecl)
-    let access = declaration.accessPrefix
+    let access = declaration.accessPrefix(in: context)
     let missing = Set(protocols.map(\.trimmedDescription))
     var conformances: [String] = []
     var members: [String] = []

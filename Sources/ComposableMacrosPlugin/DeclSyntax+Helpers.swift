@@ -1,13 +1,19 @@
 import SwiftSyntax
+import SwiftSyntaxMacros
 
 extension DeclGroupSyntax {
   /// The modifier that gives generated members the declaration's own access level:
-  /// `"public "`, `"package "`, or `""` (internal, or private/fileprivate by containment).
-  var accessPrefix: String {
+  /// `"public "`, `"package "`, `"fileprivate "` (for a type that is private or fileprivate,
+  /// itself or by being inside such a type, whose extensions' members can be no more
+  /// visible), or `""` (internal).
+  func accessPrefix(in context: some MacroExpansionContext) -> String {
+    let enclosing = context.lexicalContext.compactMap { $0.asProtocol(WithModifiersSyntax.self) }
+    if enclosing.contains(where: \.isFilePrivate) { return "fileprivate " }
     for modifier in modifiers {
       switch modifier.name.tokenKind {
       case .keyword(.public), .keyword(.open): return "public "
       case .keyword(.package): return "package "
+      case .keyword(.private), .keyword(.fileprivate): return "fileprivate "
       default: continue
       }
     }
@@ -35,6 +41,13 @@ extension DeclGroupSyntax {
       }
       return "\(name)(\(parameters.map { "\($0.firstName.text):" }.joined()))" == signature
     }
+  }
+}
+
+extension WithModifiersSyntax {
+  /// Whether the declaration is `private` or `fileprivate`.
+  var isFilePrivate: Bool {
+    modifiers.contains { [.keyword(.private), .keyword(.fileprivate)].contains($0.name.tokenKind) }
   }
 }
 

@@ -16,7 +16,7 @@ public struct ObservableStateMacro: ExtensionMacro {
   ) throws -> [ExtensionDeclSyntax] {
     guard declaration.is(StructDeclSyntax.self), !protocols.isEmpty else { return [] }
     let missing = Set(protocols.map(\.trimmedDescription))
-    let access = declaration.accessPrefix
+    let access = declaration.accessPrefix(in: context)
     var extensions: [ExtensionDeclSyntax] = []
     if missing.contains("BindableFields") {
       let fields = try bindableFields(of: declaration).map {

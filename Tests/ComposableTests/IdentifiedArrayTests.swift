@@ -42,6 +42,16 @@ private struct Item: Identifiable, Equatable, Codable {
     #expect(items[id: 9]?.name == "9")
   }
 
+  @Test func elementsRemovedByAPredicateAreNoLongerFoundByID() {
+    var items = IdentifiedArrayOf<Item>(uniqueElements: (0..<4).map { Item(id: $0, name: "\($0)") })
+    items.removeAll { $0.id.isMultiple(of: 2) }
+    #expect(items.ids == [1, 3])
+    #expect(items[id: 0] == nil)
+    #expect(items.index(id: 2) == nil)
+    items[id: 2] = Item(id: 2, name: "back")
+    #expect(items.ids == [1, 3, 2])
+  }
+
   @Test func codableAsAJSONArray() throws {
     let items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a"), Item(id: 2, name: "b")]
     let encoder = JSONEncoder()

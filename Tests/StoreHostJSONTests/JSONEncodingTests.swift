@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+import JSONTestSupport
 @testable import StoreHostJSON
 
 /// Direct encoding writes exactly the bytes clients got before it: those of

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+import JSONTestSupport
 @testable import StoreHostJSON
 
 @Suite struct JSONPatchTests {

@@ -1,4 +1,5 @@
 import StoreHostJSON
+import Synchronization
 
 /// An ordered collection of identifiable elements with O(1) lookup by id.
 ///
@@ -15,6 +16,8 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   public private(set) var elements: [Element]
   /// The position of each element, by id.
   private var positions: [ID: Int]
+  /// What tells whether elements were removed since an earlier copy (see ``Removals``).
+  private(set) var removals = Removals()
 
   /// An array identified by `id`, holding `elements` (later duplicates of an id are dropped).
   public init(uniqueElements elements: some Sequence<Element>, id: KeyPath<Element, ID> & Sendable) {
@@ -87,6 +90,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
     let element = elements.remove(at: index)
     positions[element[keyPath: id]] = nil
     reindex(from: index)
+    removals.count += 1
     return element
   }
 
@@ -97,14 +101,20 @@ public struct IdentifiedArray<ID: Hashable, Element> {
 
   /// Removes every element for which `shouldBeRemoved` is true.
   public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+    let count = elements.count
     try elements.removeAll(where: shouldBeRemoved)
+    guard elements.count < count else { return }
+    positions.removeAll(keepingCapacity: true)
     reindex(from: 0)
+    removals.count += 1
   }
 
   /// Removes every element.
   public mutating func removeAll() {
+    guard !elements.isEmpty else { return }
     elements.removeAll()
     positions.removeAll()
+    removals.count += 1
   }
 
   /// Moves the elements at `source` so they start before `destination`.
@@ -126,6 +136,17 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   private mutating func reindex(from start: Int) {
     for index in start..<elements.count { positions[elements[index][keyPath: id]] = index }
   }
+}
+
+/// Whether an array may have lost elements since an earlier copy of it, in O(1): each array
+/// made anew gets a lineage of its own, and every removal counts. A copy that has the same
+/// lineage and count lost nothing since (an array assigned wholesale has another lineage).
+/// Equality and hashing ignore it.
+struct Removals: Equatable, Sendable {
+  private static let nextLineage = Atomic<UInt64>(0)
+
+  private let lineage = Removals.nextLineage.add(1, ordering: .relaxed).newValue
+  var count = 0
 }
 
 /// An ``IdentifiedArray`` of `Identifiable` elements.
@@ -168,7 +189,7 @@ extension IdentifiedArray: RandomAccessCollection {
 extension IdentifiedArray: MutableCollection {}
 
 extension IdentifiedArray: Equatable where Element: Equatable {
-  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.elements == rhs.elements }
+  @inlinable public static func == (lhs: Self, rhs: Self) -> Bool { lhs.elements == rhs.elements }
 }
 
 extension IdentifiedArray: Hashable where Element: Hashable {

@@ -24,10 +24,15 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
   private var started: [Task<Void, Never>] = []
   /// Effect tasks the current `send` cancels once its change is accepted.
   private var cancelling: [UInt64] = []
-  private var effects = EffectTasks()
+  private var effects = EffectTasks() {
+    didSet { runningEffects.store(effects.count, ordering: .relaxed) }
+  }
+  /// `effects.count`, readable from any thread without the lock.
+  private let runningEffects = Atomic<Int>(0)
   /// When each throttle id last let an effect run, as its clock's instant.
   private var throttleRuns: [EffectID: any Sendable] = [:]
-  private var observers: [UInt64: @Sendable (StoreSnapshot<State>) -> Void] = [:]
+  /// Few per store (usually one), so a list rather than a dictionary.
+  private var observers: [(id: UInt64, onChange: @Sendable (StoreSnapshot<State>) -> Void)] = []
   private var nextObserverID: UInt64 = 0
   /// The shared values the state holds, followed so their changes publish new versions.
   private let sharedSubscriptions = StoreSharedSubscriptions()
@@ -110,7 +115,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
     version += 1
     guard !observers.isEmpty else { return }
     let snapshot = next ?? StoreSnapshot(state: state, version: version, sharedValues: sharedSubscriptions.snapshot())
-    for observer in observers.values { observer(snapshot) }
+    for observer in observers { observer.onChange(snapshot) }
   }
 
   // MARK: Shared state
@@ -142,13 +147,13 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
   ) -> StoreObservation {
     let id = lock.withLock { _ in
       defer { nextObserverID += 1 }
-      observers[nextObserverID] = onChange
+      observers.append((nextObserverID, onChange))
       onChange(StoreSnapshot(state: state, version: version))
       return nextObserverID
     }
     return StoreObservation { [weak self] in
       guard let self else { return }
-      _ = lock.withLock { _ in observers.removeValue(forKey: id) }
+      lock.withLock { _ in observers.removeAll { $0.id == id } }
     }
   }
 
@@ -160,7 +165,8 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
     }
   }
 
-  override var runningEffectCount: Int { lock.withLock { _ in effects.count } }
+  /// Read without the lock: a server asks it before every action, while the store may be busy.
+  override var runningEffectCount: Int { runningEffects.load(ordering: .relaxed) }
 
   // MARK: Effects (called with `lock` held)
 

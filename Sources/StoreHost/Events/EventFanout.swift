@@ -80,24 +80,40 @@ final class EventFanout: Sendable {
       fanout.latest = state
       fanout.history.append(Step(version: state.version, patch: state.patch))
       if fanout.history.count > historyLength { fanout.history.removeFirst(fanout.history.count - historyLength) }
-      // Each kind of frame is made once, by the first client that needs it.
-      var stateFrame: EventFrame?? = nil
-      var patchFrame: EventFrame?? = nil
+      var frames = Frames(state)
       for index in fanout.clients.indices {
         let client = fanout.clients[index]
         guard client.lastQueued == previous else {
-          fanout.clients[index].lastQueued = deliverLatest(state, to: client)
+          fanout.clients[index].lastQueued = deliverLatest(&frames, to: client)
           continue
         }
-        let frame: EventFrame?
-        if client.patches, state.patch?.from == previous {
-          if patchFrame == nil { patchFrame = .some(state.patchFrame) }
-          frame = patchFrame!
-        } else {
-          if stateFrame == nil { stateFrame = .some(state.stateFrame) }
-          frame = stateFrame!
-        }
-        fanout.clients[index].lastQueued = frame.flatMap { deliver($0, state, to: client) } ?? client.lastQueued
+        let frame = client.patches && state.patch?.from == previous ? frames.patch : frames.stateFrame
+        fanout.clients[index].lastQueued = frame.flatMap { deliver($0, &frames, to: client) } ?? client.lastQueued
+      }
+    }
+  }
+
+  /// The events of one version, each made once, when the first client needs it.
+  private struct Frames {
+    let state: PublishedState
+    private var madeState: EventFrame??
+    private var madePatch: EventFrame??
+
+    init(_ state: PublishedState) { self.state = state }
+
+    /// The `state` event; `nil` when the state cannot be encoded.
+    var stateFrame: EventFrame? {
+      mutating get {
+        if madeState == nil { madeState = .some(state.stateFrame()) }
+        return madeState!
+      }
+    }
+
+    /// The `patch` event from the previous version.
+    var patch: EventFrame? {
+      mutating get {
+        if madePatch == nil { madePatch = .some(state.patchFrame()) }
+        return madePatch!
       }
     }
   }
@@ -121,9 +137,11 @@ final class EventFanout: Sendable {
       } else if patches, let lastEventID, let patch = Self.patch(from: lastEventID, in: fanout.history),
         patch.operations.count <= max(Self.smallPatch, (try? latest.json().count) ?? 0)
       {
-        client.lastQueued = deliver(patch.frame(to: latest.version), latest, to: client)
+        var frames = Frames(latest)
+        client.lastQueued = deliver(patch.frame(to: latest.version), &frames, to: client)
       } else {
-        client.lastQueued = deliverLatest(latest, to: client)
+        var frames = Frames(latest)
+        client.lastQueued = deliverLatest(&frames, to: client)
       }
       defer { fanout.nextClientID += 1 }
       if log { fanout.logWatchers += 1 }
@@ -169,19 +187,19 @@ final class EventFanout: Sendable {
 
   /// Sends one event; when the client is behind, falls back to the latest full state.
   /// - Returns: The version the client is now known to get.
-  private func deliver(_ frame: EventFrame, _ state: PublishedState, to client: Client) -> Int? {
+  private func deliver(_ frame: EventFrame, _ frames: inout Frames, to client: Client) -> Int? {
     switch client.sink.send(frame) {
-    case .sent: state.version
-    case .backpressure: deliverLatest(state, to: client)
+    case .sent: frames.state.version
+    case .backpressure: deliverLatest(&frames, to: client)
     case .closed, .tooLarge, .coalesced: client.lastQueued
     }
   }
 
   /// Sends the full state, keeping it as the pending event if the client is behind.
-  private func deliverLatest(_ state: PublishedState, to client: Client) -> Int? {
-    guard let frame = state.stateFrame else { return client.lastQueued }
+  private func deliverLatest(_ frames: inout Frames, to client: Client) -> Int? {
+    guard let frame = frames.stateFrame else { return client.lastQueued }
     switch client.sink.sendLatest(frame) {
-    case .sent, .coalesced: return state.version
+    case .sent, .coalesced: return frames.state.version
     case .backpressure, .closed, .tooLarge: return client.lastQueued
     }
   }

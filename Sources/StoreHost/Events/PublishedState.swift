@@ -2,9 +2,9 @@ import Composable
 import HTTP
 import Synchronization
 
-/// One version of a session's state as clients see it. Its JSON, its `state` event and its
-/// `patch` event are each made once, when first needed, then shared by every client, the
-/// save and the reads: nothing is encoded or framed per client.
+/// One version of a session's state as clients see it. Its JSON is made once, when first
+/// needed, then shared by every client, the save and the reads; its events are made once
+/// per publication (``EventFanout/publish(_:)``): nothing is encoded or framed per client.
 final class PublishedState: Sendable {
   let version: Int
   /// The operations from an earlier version to this one, when known.
@@ -15,8 +15,6 @@ final class PublishedState: Sendable {
 
   private struct Made {
     var json: Result<[UInt8], any Error>?
-    var stateFrame: EventFrame?
-    var patchFrame: EventFrame?
   }
 
   init(version: Int, patch: VersionPatch?, encode: @escaping @Sendable () throws -> [UInt8]) {
@@ -34,7 +32,8 @@ final class PublishedState: Sendable {
   func json() throws -> [UInt8] {
     try made.withLock { made in
       if let json = made.json { return try json.get() }
-      let json = Result { try encode() }
+      // Kept as long as the version is the latest: without the writer's spare capacity.
+      let json = Result { try encode().trimmed() }
       made.json = json
       return try json.get()
     }
@@ -42,22 +41,25 @@ final class PublishedState: Sendable {
 
   /// `event: state`, `id: <version>`, `data: {"version": n, "state": {...}}`; `nil` when the
   /// state cannot be encoded.
-  var stateFrame: EventFrame? {
-    if let frame = made.withLock({ $0.stateFrame }) { return frame }
+  func stateFrame() -> EventFrame? {
     guard let json = try? json() else { return nil }
-    let frame = EventFrame(
+    return EventFrame(
       event: "state", id: String(version), data: [Array(#"{"version":\#(version),"state":"#.utf8), json, [UInt8(ascii: "}")]])
-    made.withLock { $0.stateFrame = frame }
-    return frame
   }
 
   /// `event: patch` with `{"version", "from", "ops"}` from ``patch``'s version.
-  var patchFrame: EventFrame? {
-    guard let patch else { return nil }
-    if let frame = made.withLock({ $0.patchFrame }) { return frame }
-    let frame = patch.frame(to: version)
-    made.withLock { $0.patchFrame = frame }
-    return frame
+  func patchFrame() -> EventFrame? {
+    patch?.frame(to: version)
+  }
+}
+
+extension Array where Element == UInt8 {
+  /// A copy without spare capacity, when there is much of it.
+  func trimmed() -> [UInt8] {
+    guard capacity > count + 64 else { return self }
+    return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+      initialized = buffer.initialize(fromContentsOf: self)
+    }
   }
 }
 

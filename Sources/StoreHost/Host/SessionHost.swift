@@ -76,10 +76,13 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
       return storage
     }
     self.prepareDependencies = prepareDependencies
+    // Built once and shared by every session's store: a reducer is a value holding no
+    // per-store state (dependencies are read per action, effects belong to each store).
+    let feature = Reduce(reducer())
     self.makeStore = { state, dependencies, events, acceptChange in
       Store(
         initialState: state,
-        reducer: { ActionLogging(base: Reduce(reducer()), events: events) },
+        reducer: { ActionLogging(base: feature, events: events) },
         withDependencies: dependencies,
         acceptingChange: acceptChange)
     }

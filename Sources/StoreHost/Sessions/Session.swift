@@ -55,7 +55,7 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     self.persistence = persistence
     let state = try withDependencies(dependencies) { try initialState() }
     let initial = StoreSnapshot(state: state, version: 0)
-    let json = try initial.encodedState()
+    let json = try initial.encodedState().trimmed()
     let changes = SessionChanges(initial: initial, size: json.count, maxSize: limits.maxStateBytes)
     self.changes = changes
     self.events = EventFanout(

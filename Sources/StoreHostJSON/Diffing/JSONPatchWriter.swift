@@ -1,3 +1,5 @@
+import Glibc
+
 /// Collects the RFC 6902 operations between two versions of a value, as JSON bytes, and
 /// how much the value's JSON grew or shrank, while ``JSONDiffable`` values walk their parts.
 ///
@@ -231,42 +233,64 @@ public struct JSONPatchWriter {
   /// Diffs two arrays element by element: the common prefix and suffix are kept, the
   /// differing middle is diffed pairwise, then the surplus removed (highest index first)
   /// or appended.
-  public mutating func writeElementChanges<Elements: RandomAccessCollection & Equatable>(
-    from old: Elements, to new: Elements
-  ) throws where Elements.Element: JSONDiffable, Elements.Index == Int {
-    guard !isUnchanged(old, new) else { return }
-    sizeChange += Self.commas(new.count) - Self.commas(old.count)
-    let reliable = !mayHideChanges(Elements.Element.self)
-    let oldStart = old.startIndex
-    let newStart = new.startIndex
+  public mutating func writeElementChanges<Element: JSONDiffable>(from old: [Element], to new: [Element]) throws {
+    try old.withUnsafeBufferPointer { old in
+      try new.withUnsafeBufferPointer { new in try writeElementChanges(from: old, to: new) }
+    }
+  }
+
+  /// Diffs two contiguous arrays like ``writeElementChanges(from:to:)-(_,[Element])``.
+  public mutating func writeElementChanges<Element: JSONDiffable>(
+    from old: ContiguousArray<Element>, to new: ContiguousArray<Element>
+  ) throws {
+    try old.withUnsafeBufferPointer { old in
+      try new.withUnsafeBufferPointer { new in try writeElementChanges(from: old, to: new) }
+    }
+  }
+
+  private mutating func writeElementChanges<Element: JSONDiffable>(
+    from old: UnsafeBufferPointer<Element>, to new: UnsafeBufferPointer<Element>
+  ) throws {
+    let reliable = !mayHideChanges(Element.self)
+    if reliable, old.baseAddress == new.baseAddress, old.count == new.count { return }
     let shorter = min(old.count, new.count)
     var prefix = 0
     var suffix = 0
     if reliable {
-      while prefix < shorter, old[oldStart + prefix] == new[newStart + prefix] { prefix += 1 }
-      while suffix < shorter - prefix, old[old.endIndex - 1 - suffix] == new[new.endIndex - 1 - suffix] { suffix += 1 }
+      while prefix < shorter, Self.equal(old, prefix, new, prefix) { prefix += 1 }
+      while suffix < shorter - prefix, Self.equal(old, old.count - 1 - suffix, new, new.count - 1 - suffix) { suffix += 1 }
+      if prefix == old.count && prefix == new.count { return }
     }
+    sizeChange += Self.commas(new.count) - Self.commas(old.count)
     let oldMiddle = old.count - prefix - suffix
     let newMiddle = new.count - prefix - suffix
     let paired = min(oldMiddle, newMiddle)
-    for offset in 0..<paired {
-      let index = prefix + offset
-      let (oldElement, newElement) = (old[oldStart + index], new[newStart + index])
-      guard !isUnchanged(oldElement, newElement) else { continue }
-      try nested(index: index) {
-        try Elements.Element.writeJSONPatch(from: oldElement, to: newElement, into: &$0)
-      }
+    for index in prefix..<(prefix + paired) {
+      if reliable, Self.equal(old, index, new, index) { continue }
+      try nested(index: index) { try Element.writeJSONPatch(from: old[index], to: new[index], into: &$0) }
     }
     // Removing from the highest index down keeps the lower indices valid.
     for index in stride(from: prefix + oldMiddle - 1, through: prefix + paired, by: -1) {
-      sizeChange -= (try oldJSON(old[oldStart + index])).count
+      sizeChange -= (try oldJSON(old[index])).count
       nested(index: index) { $0.writeOperation("remove", value: nil) }
     }
     for index in (prefix + paired)..<(prefix + newMiddle) {
-      let json = try newJSON(new[newStart + index])
+      let json = try newJSON(new[index])
       sizeChange += json.count
       nested(index: index) { $0.writeOperation("add", value: json) }
     }
+  }
+
+  /// Whether two elements are equal: the same bytes (a copy of the element, as most are
+  /// between two versions of an array), or else `==`. Comparing bytes first spares the
+  /// generic `==` a copy of each element.
+  private static func equal<Element: Equatable>(
+    _ old: UnsafeBufferPointer<Element>, _ oldIndex: Int, _ new: UnsafeBufferPointer<Element>, _ newIndex: Int
+  ) -> Bool {
+    let size = MemoryLayout<Element>.size
+    let oldElement = UnsafeRawPointer(old.baseAddress! + oldIndex)
+    let newElement = UnsafeRawPointer(new.baseAddress! + newIndex)
+    return memcmp(oldElement, newElement, size) == 0 || old[oldIndex] == new[newIndex]
   }
 
   // MARK: Values

@@ -1,5 +1,6 @@
 import Foundation
 
+import JSONTestSupport
 @testable import StoreHostJSON
 
 /// A small document with the conformances `@ObservableState` generates, written by hand:

@@ -1,5 +1,6 @@
 import Foundation
 
+import JSONTestSupport
 @testable import StoreHostJSON
 
 /// Values that exercise every part of the JSON clients see: Unicode and escapes, numbers of

@@ -60,11 +60,13 @@ public struct _ForEachReducer<Parent: Reducer, ElementID: Hashable & Sendable, E
           """, fileID: fileID, line: line)
       }
     }
-    let idsBefore = state[keyPath: toElements].ids
+    let before = state[keyPath: toElements]
     let parentEffects = parent.reduce(into: &state, action: action)
-    let elementsAfter = state[keyPath: toElements]
+    let after = state[keyPath: toElements]
+    // Most actions remove no element: then nothing is looked up.
+    guard after.removals != before.removals else { return .merge(elementEffects, parentEffects) }
     let removals = Effect<Parent.Action>.merge(
-      idsBefore.lazy.filter { elementsAfter.index(id: $0) == nil }.map {
+      before.ids.lazy.filter { after.index(id: $0) == nil }.map {
         .cancel(id: ChildEffectsID(stateKeyPath: toElements, elementID: $0))
       })
     return .merge(elementEffects, parentEffects, removals)

@@ -9,7 +9,8 @@ final class StoreSharedSubscriptions {
     var seenValue: any Sendable
   }
 
-  private var entries: [ObjectIdentifier: Entry] = [:]
+  /// Ordered by the boxes' identities. A state holds few shared values, so a sorted list.
+  private var entries: [Entry] = []
   /// ``SharedBoxCount/created`` when the state was last scanned.
   private var scannedAtCount = -1
 
@@ -30,16 +31,18 @@ final class StoreSharedSubscriptions {
     scannedAtCount = SharedHandles.made.load(ordering: .relaxed)
     let boxes = SharedScan.boxes(in: state)
     guard !boxes.isEmpty || !entries.isEmpty else { return }
-    var kept: [ObjectIdentifier: Entry] = [:]
-    for box in boxes {
-      let id = ObjectIdentifier(box)
-      if let entry = entries[id] {
-        kept[id] = entry
+    var kept: [Entry] = []
+    kept.reserveCapacity(boxes.count)
+    for box in boxes.sorted(by: { ObjectIdentifier($0) < ObjectIdentifier($1) }) {
+      if let entry = entries.first(where: { $0.box === box }) {
+        kept.append(entry)
       } else {
+        let id = ObjectIdentifier(box)
         let generation = box.generation.load(ordering: .sequentiallyConsistent)
-        kept[id] = Entry(
-          box: box, subscription: box.subscribe { onChange(id, $0) }, seenGeneration: generation,
-          seenValue: box.anyValue)
+        kept.append(
+          Entry(
+            box: box, subscription: box.subscribe { onChange(id, $0) }, seenGeneration: generation,
+            seenValue: box.anyValue))
       }
     }
     entries = kept
@@ -48,22 +51,19 @@ final class StoreSharedSubscriptions {
   /// Records that the store publishes `change` of the box `id`; `false` when the store
   /// does not follow it or already published that generation.
   func advance(_ id: ObjectIdentifier, to change: SharedChange) -> Bool {
-    guard let seen = entries[id]?.seenGeneration, change.generation > seen else { return false }
-    entries[id]?.seenGeneration = change.generation
-    entries[id]?.seenValue = change.value
+    guard let index = entries.firstIndex(where: { ObjectIdentifier($0.box) == id }),
+      change.generation > entries[index].seenGeneration
+    else { return false }
+    entries[index].seenGeneration = change.generation
+    entries[index].seenValue = change.value
     return true
   }
 
   /// The followed values as this store last published them, in a stable order.
   func snapshot() -> SharedSnapshot {
     guard !entries.isEmpty else { return .empty }
-    var captured: [SharedSnapshot.Entry] = []
-    captured.reserveCapacity(entries.count)
-    for (_, entry) in entries {
-      captured.append(SharedSnapshot.Entry(box: entry.box, generation: entry.seenGeneration, value: entry.seenValue))
-    }
-    if captured.count > 1 { captured.sort { ObjectIdentifier($0.box) < ObjectIdentifier($1.box) } }
-    return SharedSnapshot(entries: captured)
+    return SharedSnapshot(
+      entries: entries.map { SharedSnapshot.Entry(box: $0.box, generation: $0.seenGeneration, value: $0.seenValue) })
   }
 
   /// Stops following every shared value.

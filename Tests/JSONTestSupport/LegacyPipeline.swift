@@ -1,18 +1,18 @@
 import Foundation
 
-@testable import StoreHostJSON
+import StoreHostJSON
 
 /// The JSON clients got before direct encoding: Foundation's `JSONEncoder`, this project's
 /// parser, then the serializer of that time (kept here verbatim as `LegacySerializer`).
 /// Every direct-encoding test compares against it byte for byte.
-enum LegacyPipeline {
-  static func encode(_ value: some Encodable) throws -> [UInt8] {
+public enum LegacyPipeline {
+  public static func encode(_ value: some Encodable) throws -> [UInt8] {
     var serializer = LegacySerializer()
     serializer.write(try JSONValue(parsing: JSONEncoder().encode(value)))
     return serializer.bytes
   }
 
-  static func text(_ value: some Encodable) throws -> String {
+  public static func text(_ value: some Encodable) throws -> String {
     String(decoding: try encode(value), as: UTF8.self)
   }
 }

@@ -1,0 +1,129 @@
+import ComposableArchitecture
+import Foundation
+import JSONTestSupport
+import Synchronization
+import Testing
+
+/// A state with every kind of member the macro has to handle as synthesized `Encodable` does.
+@ObservableState
+struct Profile: Encodable, Equatable {
+  var name = "Blob"
+  @BindingState var age = 3
+  var nickname: String?
+  var tags: [String] = []
+  let id = 7
+  var visits = 0 {
+    didSet { lastVisitChange = visits - oldValue }
+  }
+  var greeting: String { "hi \(name)" }
+  private var lastVisitChange = 0
+  var `default` = true
+  var nested = Nested()
+
+  @ObservableState
+  struct Nested: Codable, Equatable {
+    var ü = 1
+    var items: IdentifiedArrayOf<Item> = []
+    var ratio: Double? = 0.5
+  }
+
+  mutating func visit() { visits += 1 }
+}
+
+/// A model without the macro: written through its `Encodable` conformance.
+struct Item: Codable, Equatable, Identifiable {
+  var id: Int
+  var title: String
+}
+
+/// Custom keys: the macro must leave the JSON to `Codable`.
+@ObservableState
+struct Renamed: Codable, Equatable {
+  var count = 1
+  enum CodingKeys: String, CodingKey { case count = "Count" }
+}
+
+@Reducer
+struct Tally {
+  @ObservableState
+  struct State: Codable, Equatable {
+    @Shared var total: Int
+    var local = 1
+  }
+
+  enum Action { case bumpLocal }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, _ in
+      state.local += 1
+      return .none
+    }
+  }
+}
+
+private func conforms<Protocol>(_ type: Any.Type, to _: Protocol.Type) -> Bool {
+  switch Protocol.self {
+  case is (any JSONDiffable).Type: type is any JSONDiffable.Type
+  case is (any JSONWritable).Type: type is any JSONWritable.Type
+  default: false
+  }
+}
+
+@Suite struct StateJSONMacroTests {
+  @Test func codableStructsWriteTheJSONSynthesizedCodableGives() throws {
+    var profile = Profile()
+    #expect(String(decoding: try JSONEncoding.encode(profile), as: UTF8.self) == (try LegacyPipeline.text(profile)))
+    profile.nickname = "B\"lob\n"
+    profile.tags = ["a", "é"]
+    profile.visit()
+    profile.nested.items.append(Item(id: 1, title: "milk"))
+    profile.nested.ratio = nil
+    #expect(String(decoding: try JSONEncoding.encode(profile), as: UTF8.self) == (try LegacyPipeline.text(profile)))
+    #expect(conforms(Profile.self, to: (any JSONDiffable).self))
+    #expect(conforms(Profile.Nested.self, to: (any JSONDiffable).self))
+  }
+
+  @Test func customCodingKeysAreLeftToCodable() throws {
+    #expect(!conforms(Renamed.self, to: (any JSONWritable).self))
+    #expect(String(decoding: try JSONEncoding.encode(Renamed()), as: UTF8.self) == #"{"Count":1}"#)
+  }
+
+  @Test func patchesOfRandomEditsRebuildTheNewJSON() throws {
+    var generator = SeededGenerator(seed: 99)
+    var profile = Profile()
+    for round in 0..<500 {
+      var next = profile
+      switch Int.random(in: 0..<6, using: &generator) {
+      case 0: next.nickname = Bool.random(using: &generator) ? nil : "n\(round)"
+      case 1: next.tags.append("t\(round)")
+      case 2: next.visit()
+      case 3: next.nested.items.append(Item(id: round, title: "item \(round)"))
+      case 4: if !next.nested.items.isEmpty { next.nested.items.remove(at: 0) }
+      default: next.nested.ratio = Bool.random(using: &generator) ? nil : Double(round) / 7
+      }
+      let patch = try StoreSnapshot(state: next, version: 2).patch(from: StoreSnapshot(state: profile, version: 1))
+      let oldJSON = try JSONEncoding.encode(profile)
+      let newJSON = try JSONEncoding.encode(next)
+      let operations = try JSONDecoder().decode([JSONPatchOperation].self, from: Data(patch.operations))
+      #expect(try JSONPatch.apply(operations, to: JSONValue(parsing: oldJSON)) == JSONValue(parsing: newJSON))
+      #expect(patch.sizeChange == newJSON.count - oldJSON.count)
+      profile = next
+    }
+  }
+
+  @Test func publishedSnapshotsWriteSharedValuesAsTheyWereThen() throws {
+    let total = Shared(1)
+    let store = Store(initialState: Tally.State(total: total)) { Tally() }
+    let published = Mutex<[StoreSnapshot<Tally.State>]>([])
+    let observation = store.observe { snapshot in published.withLock { $0.append(snapshot) } }
+    store.send(.bumpLocal)
+    total.withLock { $0 = 5 }
+    let versions = published.withLock { $0 }
+    #expect(versions.map(\.version) == [0, 1, 2])
+    #expect(String(decoding: try versions[1].encodedState(), as: UTF8.self) == #"{"local":2,"total":1}"#)
+    #expect(String(decoding: try versions[2].encodedState(), as: UTF8.self) == #"{"local":2,"total":5}"#)
+    let patch = try versions[2].patch(from: versions[1])
+    #expect(String(decoding: patch.operations, as: UTF8.self) == #"[{"op":"replace","path":"/total","value":5}]"#)
+    observation.cancel()
+  }
+}
