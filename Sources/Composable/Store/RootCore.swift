@@ -32,7 +32,15 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
   /// When each throttle id last let an effect run, as its clock's instant.
   private var throttleRuns: [EffectID: any Sendable] = [:]
   /// Few per store (usually one), so a list rather than a dictionary.
-  private var observers: [(id: UInt64, onChange: @Sendable (StoreSnapshot<State>) -> Void)] = []
+  private var observers: [Observer] = []
+  /// `!observers.isEmpty`, kept apart: generic code would look the array's metadata up to
+  /// answer, on every action.
+  private var isObserved = false
+
+  private struct Observer {
+    let id: UInt64
+    let onChange: @Sendable (StoreSnapshot<State>) -> Void
+  }
   private var nextObserverID: UInt64 = 0
   /// The shared values the state holds, followed so their changes publish new versions.
   private let sharedSubscriptions = StoreSharedSubscriptions()
@@ -62,15 +70,21 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
   /// Reduces `action`; one sent by an effect whose task was cancelled is dropped, checked
   /// under the lock so that an effect cancelled by a refused change never sends.
   private func send(_ action: Action, fromEffect: Bool) -> StoreTask {
-    let (task, collected) = lock.withLock { _ -> (StoreTask, SharedDelivery.Collected?) in
-      guard !isTornDown, !(fromEffect && Task.isCancelled) else { return (StoreTask(tasks: []), nil) }
+    // A struct, not a tuple: generic code would look a tuple's metadata up on every send.
+    let sent = lock.withLock { _ -> Sent in
+      guard !isTornDown, !(fromEffect && Task.isCancelled) else { return Sent(task: StoreTask(tasks: []), collected: nil) }
       let task = SharedDelivery.collecting(into: sharedChanges) { reduceQueue(startingWith: action) }
-      return (task, sharedChanges.take())
+      return Sent(task: task, collected: sharedChanges.take())
     }
     // Observers' deferred work runs, and other stores holding the shared values changed
     // here hear of it, now, with no lock held.
-    collected?.run()
-    return task
+    sent.collected?.run()
+    return sent.task
+  }
+
+  private struct Sent {
+    let task: StoreTask
+    let collected: SharedDelivery.Collected?
   }
 
   /// Reduces `action` and the actions its `.send` effects queue, then publishes the new
@@ -90,15 +104,20 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
     }
     queue.removeAll(keepingCapacity: true)
     defer {
-      started.removeAll(keepingCapacity: true)
-      cancelling.removeAll(keepingCapacity: true)
+      if !started.isEmpty { started.removeAll(keepingCapacity: true) }
+      if !cancelling.isEmpty { cancelling.removeAll(keepingCapacity: true) }
     }
     let isUnchanged = previous.map { isDuplicate?($0, state) ?? false } ?? false
     if sharedSubscriptions.needsScan(stateChanged: !isUnchanged) { followSharedValues() }
     let sharedChanged = sharedSubscriptions.advance(sharedChanges.boxes)
     if sharedChanged || !isUnchanged {
+      // The snapshot is made only for someone to see: a generic value costs a metadata lookup.
+      guard let acceptChange, let previous else {
+        publish()
+        return finish()
+      }
       let next = StoreSnapshot(state: state, version: version + 1, sharedValues: sharedSubscriptions.snapshot())
-      if let acceptChange, let previous, !acceptChange(next) {
+      guard acceptChange(next) else {
         state = previous
         followSharedValues()
         for task in started { task.cancel() }
@@ -106,15 +125,29 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
       }
       publish(next)
     }
-    effects.cancel(tasks: cancelling)
-    return StoreTask(tasks: started)
+    return finish()
+  }
+
+  /// Applies the cancellations the current `send` asked for; its tasks. Called with `lock` held.
+  private func finish() -> StoreTask {
+    if !cancelling.isEmpty { effects.cancel(tasks: cancelling) }
+    return started.isEmpty ? StoreTask(tasks: []) : StoreTask(tasks: started)
   }
 
   /// The current state as the next version, told to the observers. Called with `lock` held.
-  private func publish(_ next: StoreSnapshot<State>? = nil) {
+  private func publish() {
     version += 1
-    guard !observers.isEmpty else { return }
-    let snapshot = next ?? StoreSnapshot(state: state, version: version, sharedValues: sharedSubscriptions.snapshot())
+    guard isObserved else { return }
+    tell(StoreSnapshot(state: state, version: version, sharedValues: sharedSubscriptions.snapshot()))
+  }
+
+  /// `next`, made for ``acceptChange``, as the next version. Called with `lock` held.
+  private func publish(_ next: StoreSnapshot<State>) {
+    version += 1
+    tell(next)
+  }
+
+  private func tell(_ snapshot: StoreSnapshot<State>) {
     for observer in observers { observer.onChange(snapshot) }
   }
 
@@ -147,13 +180,17 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
   ) -> StoreObservation {
     let id = lock.withLock { _ in
       defer { nextObserverID += 1 }
-      observers.append((nextObserverID, onChange))
+      observers.append(Observer(id: nextObserverID, onChange: onChange))
+      isObserved = true
       onChange(StoreSnapshot(state: state, version: version))
       return nextObserverID
     }
     return StoreObservation { [weak self] in
       guard let self else { return }
-      lock.withLock { _ in observers.removeAll { $0.id == id } }
+      lock.withLock { _ in
+        observers.removeAll { $0.id == id }
+        isObserved = !observers.isEmpty
+      }
     }
   }
 
