@@ -142,6 +142,10 @@ extension Option {
       help: "Interval of ': ping' comments on event streams."
     ) { $0.server.heartbeatInterval = .seconds($1) },
     .number(
+      "--busy-poll", "STOREHOST_BUSY_POLL", unit: "MICROSECONDS", default: 50, in: 0...10_000,
+      help: "How long an event loop that just had work keeps polling before it sleeps (lower latency; 0: off)."
+    ) { $0.server.busyPoll = .microseconds($1) },
+    .number(
       "--shutdown-timeout", "STOREHOST_SHUTDOWN_TIMEOUT", unit: "SECONDS", default: 10, in: 0...3600,
       help: "Longest wait for in-flight requests on SIGTERM before closing them."
     ) { $0.server.shutdownTimeout = .seconds($1) },

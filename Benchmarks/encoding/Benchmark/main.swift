@@ -66,3 +66,25 @@ print("| one to-do toggled in that state | time |")
 print("| --- | --- |")
 print("| patch from the two states (JSONDiffable, \(patch.operationCount) operation, \(patch.operations.count) bytes) | \(String(format: "%.1f µs", patchTime * 1e6)) |")
 print("| before: both states to JSON trees, trees diffed | \(String(format: "%.2f ms", treeDiff * 1000)) |")
+
+// Actions as clients send them, decoded as the session host does (strict parse, client
+// policy), and by Foundation's JSONDecoder with the same policy.
+let actionBodies: [(name: String, body: [UInt8])] = [
+  ("a case without payload", Array(#"{"counter":"incrementButtonTapped"}"#.utf8)),
+  ("a labeled payload", Array(#"{"todos":{"deleteButtonTapped":{"id":"8C2B1A3E-6F4D-4E5B-9A7C-1D2E3F4A5B6C"}}}"#.utf8)),
+  ("a binding", Array(#"{"todos":{"binding":{"newTodoText":"Milk"}}}"#.utf8)),
+]
+print("")
+print("| action decoded | ActionDecoding | JSONDecoder |")
+print("| --- | --- | --- |")
+for (name, body) in actionBodies {
+  let decoder = JSONDecoder()
+  decoder.userInfo = ActionDecoding.clientUserInfo
+  let direct = try bestTime(rounds: 200) {
+    for _ in 0..<100 { keep(try ActionDecoding.decodeClientActions(AppFeature.Action.self, from: body)) }
+  }
+  let foundation = try bestTime(rounds: 200) {
+    for _ in 0..<100 { keep(try decoder.decode(AppFeature.Action.self, from: Data(body))) }
+  }
+  print("| \(name) | \(String(format: "%.2f µs", direct * 1e4)) | \(String(format: "%.2f µs", foundation * 1e4)) |")
+}

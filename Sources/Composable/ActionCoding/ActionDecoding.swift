@@ -26,7 +26,7 @@ public enum ActionDecoding {
   }
 
   /// The `userInfo` that makes a `Decoder` apply the client policy.
-  public static var clientUserInfo: [CodingUserInfoKey: Any] { [.actionDecodingPolicy: ActionDecodingPolicy.client] }
+  public static var clientUserInfo: [CodingUserInfoKey: any Sendable] { [.actionDecodingPolicy: ActionDecodingPolicy.client] }
 
   private static func decode<Value: Decodable>(
     _ type: Value.Type, from data: some ContiguousBytes
@@ -50,7 +50,14 @@ private struct OneOrMany<Action: Decodable>: Decodable {
   let actions: [Action]
 
   init(from decoder: any Decoder) throws {
-    if var list = try? decoder.unkeyedContainer() {
+    let isArray: Bool
+    if let json = (decoder as? any JSONValueDecoding)?.jsonValue {
+      if case .array = json { isArray = true } else { isArray = false }
+    } else {
+      isArray = (try? decoder.unkeyedContainer()) != nil
+    }
+    if isArray {
+      var list = try decoder.unkeyedContainer()
       var actions: [Action] = []
       while !list.isAtEnd { actions.append(try list.decode(Action.self)) }
       self.actions = actions

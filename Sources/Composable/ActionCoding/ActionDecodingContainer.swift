@@ -1,3 +1,5 @@
+import StoreHostJSON
+
 /// Reads an externally tagged action: `"tag"` or `{"tag": payload}`.
 ///
 /// Generated `init(from:)` of `@CasePathable` enums use it; write one by hand like this:
@@ -44,27 +46,15 @@ public struct ActionDecodingContainer {
     self.type = type
     self.cases = cases
     self.rejectedCases = isClient ? internalCases : []
-    if let tag = try? decoder.singleValueContainer().decode(String.self) {
+    switch (decoder as? any JSONValueDecoding)?.jsonValue {
+    case .string(let tag):
       self.tag = tag
       self.payload = nil
-    } else {
-      let container: KeyedDecodingContainer<ActionCodingKey>
-      do {
-        container = try decoder.container(keyedBy: ActionCodingKey.self)
-      } catch {
-        throw ActionDecodingError(
-          .malformed, at: codingPath,
-          "expected a case name or an object with one key, the case name, for \(typeName(type))")
-      }
-      guard container.allKeys.count == 1, let key = container.allKeys.first else {
-        let keys = container.allKeys.map(\.stringValue).sorted().joined(separator: ", ")
-        let found = keys.isEmpty ? "none" : keys
-        throw ActionDecodingError(
-          .malformed, at: codingPath,
-          "an action object has one key, the case name of \(typeName(type)), but found \(found)")
-      }
-      self.tag = key.stringValue
-      self.payload = container
+    case .object(let members) where members.count == 1:
+      self.tag = members.keys.first!
+      self.payload = try decoder.container(keyedBy: ActionCodingKey.self)
+    default:
+      (self.tag, self.payload) = try Self.readTag(from: decoder, of: type)
     }
     if rejectedCases.contains(tag) {
       throw ActionDecodingError(
@@ -72,6 +62,29 @@ public struct ActionDecodingContainer {
         "case '\(tag)' of \(typeName(type)) is internal: clients may not send it")
     }
     guard cases.contains(tag) else { throw unknownCase() }
+  }
+
+  /// The case name and payload container, found by trying the decoder's containers.
+  private static func readTag(from decoder: any Decoder, of type: Any.Type) throws
+    -> (String, KeyedDecodingContainer<ActionCodingKey>?)
+  {
+    if let tag = try? decoder.singleValueContainer().decode(String.self) { return (tag, nil) }
+    let container: KeyedDecodingContainer<ActionCodingKey>
+    do {
+      container = try decoder.container(keyedBy: ActionCodingKey.self)
+    } catch {
+      throw ActionDecodingError(
+        .malformed, at: decoder.codingPath,
+        "expected a case name or an object with one key, the case name, for \(typeName(type))")
+    }
+    guard container.allKeys.count == 1, let key = container.allKeys.first else {
+      let keys = container.allKeys.map(\.stringValue).sorted().joined(separator: ", ")
+      let found = keys.isEmpty ? "none" : keys
+      throw ActionDecodingError(
+        .malformed, at: decoder.codingPath,
+        "an action object has one key, the case name of \(typeName(type)), but found \(found)")
+    }
+    return (key.stringValue, container)
   }
 
   /// The error for a case name that is not one of `cases`, listing the valid ones.

@@ -33,7 +33,7 @@ final class EventLoop: @unchecked Sendable {
   private var drainDeadline: ContinuousClock.Instant?
   private var running = true
   private var cachedDateSecond = -1
-  private var cachedDate = ""
+  private var cachedDate: [UInt8] = []
   /// The time of the current loop iteration.
   private(set) var now = ContinuousClock.now
   /// One read buffer shared by all connections of this loop.
@@ -67,6 +67,30 @@ final class EventLoop: @unchecked Sendable {
     var closures: [@Sendable () -> Void] = []
     /// Connections whose event streams queued frames.
     var streamOutput: [UInt64] = []
+    /// Tasks of ``executor`` made ready by other threads.
+    var tasks: [UnownedJob] = []
+
+    var isEmpty: Bool { closures.isEmpty && streamOutput.isEmpty && tasks.isEmpty }
+  }
+
+  /// Where the handlers of this loop's connections run (see ``LoopExecutor``).
+  private(set) lazy var executor = LoopExecutor(loop: self)
+  /// Tasks made ready on the loop's own thread, run before it waits again.
+  private var readyTasks: [UnownedJob] = []
+  /// Whether the current pass served a connection or the listener (see
+  /// ``ServerConfiguration/busyPoll``).
+  private var hadSocketWork = false
+  /// The loop's thread, once it runs.
+  private var thread: pthread_t?
+
+  /// Queues a task of ``executor``: from the loop's own thread without a lock or a wake-up.
+  func enqueue(_ job: UnownedJob) {
+    if let thread, pthread_equal(thread, pthread_self()) != 0 {
+      readyTasks.append(job)
+      return
+    }
+    jobs.withLock { $0.tasks.append(job) }
+    wake()
   }
 
   /// Runs `job` on the loop's thread soon. Callable from any thread.
@@ -91,9 +115,15 @@ final class EventLoop: @unchecked Sendable {
 
   /// The loop's body; returns when the loop has drained after ``beginDrain(deadline:)``.
   func run() {
+    thread = pthread_self()
+    _ = executor
+    let busyPoll = core.configuration.busyPoll
+    var pollUntil = ContinuousClock.now
     while running {
+      hadSocketWork = false
       do {
-        try selector.wait(timeoutMilliseconds: -1) { event in
+        // Sleeps only once a busy-poll window has passed with nothing to do.
+        try selector.wait(timeoutMilliseconds: now < pollUntil ? 0 : -1) { event in
           now = .now
           handle(event)
         }
@@ -103,6 +133,7 @@ final class EventLoop: @unchecked Sendable {
       }
       now = .now
       runJobs()
+      if hadSocketWork { pollUntil = now + busyPoll }
       if drainDeadline != nil && connections.isEmpty { running = false }
     }
     for connection in connections.values { connection.closeNow() }
@@ -118,33 +149,48 @@ final class EventLoop: @unchecked Sendable {
       _ = Glibc.read(timerFD, &expirations, 8)
       tick()
     case Token.listener:
+      hadSocketWork = true
       acceptConnections()
     default:
+      hadSocketWork = true
       connections[event.token]?.handle(event)
     }
   }
 
-  /// Runs what other threads handed over. The wake-up flag is cleared only when nothing is
-  /// left, so threads handing over work while it runs write no more wake-ups.
+  /// Runs what other threads handed over and the tasks that became ready, until none is
+  /// left. The wake-up flag is cleared only then, so threads handing over work while this
+  /// runs write no more wake-ups.
   private func runJobs() {
     while true {
+      runReadyTasks()
       let pending = jobs.withLock { jobs -> Jobs in
         defer {
           jobs.closures.removeAll(keepingCapacity: true)
           jobs.streamOutput.removeAll(keepingCapacity: true)
+          jobs.tasks.removeAll(keepingCapacity: true)
         }
         return jobs
       }
-      if pending.closures.isEmpty && pending.streamOutput.isEmpty {
+      if pending.isEmpty {
         wakePending.store(false, ordering: .releasing)
         // Work handed over after the last look but before the flag was cleared found it
         // set and wrote no wake-up: look once more.
-        guard jobs.withLock({ !$0.closures.isEmpty || !$0.streamOutput.isEmpty }) else { return }
+        guard jobs.withLock({ !$0.isEmpty }) || !readyTasks.isEmpty else { return }
         wakePending.store(true, ordering: .releasing)
         continue
       }
+      for job in pending.tasks { executor.run(job) }
       for job in pending.closures { job() }
       for token in pending.streamOutput { connections[token]?.writeStreamOutput() }
+    }
+  }
+
+  /// Runs the tasks made ready on this thread, including those they make ready.
+  private func runReadyTasks() {
+    while !readyTasks.isEmpty {
+      let ready = readyTasks
+      readyTasks.removeAll(keepingCapacity: true)
+      for job in ready { executor.run(job) }
     }
   }
 
@@ -260,11 +306,11 @@ final class EventLoop: @unchecked Sendable {
   }
 
   /// The `Date` header value, formatted once per second.
-  var date: String {
+  var date: [UInt8] {
     let second = HTTPDate.nowSeconds()
     if second != cachedDateSecond {
       cachedDateSecond = second
-      cachedDate = HTTPDate.format(second)
+      cachedDate = Array(HTTPDate.format(second).utf8)
     }
     return cachedDate
   }

@@ -4,6 +4,8 @@ public struct HTTPLimits: Sendable, Equatable {
   /// Bytes of the request line plus all header lines (and of a chunked body's trailers).
   /// Beyond it: 431. Default 16 KiB.
   public var maxHeadBytes: Int = 16 * 1024
+  /// Bytes of the request target (path and query). Beyond it: 414. Default 8 KiB.
+  public var maxRequestTargetBytes: Int = 8 * 1024
   /// Header fields in one request (or trailer section). Beyond it: 431. Default 100.
   public var maxHeaderCount: Int = 100
   /// Bytes of one request body, declared or chunked. Beyond it: 413. Default 1 MiB.

@@ -1,7 +1,7 @@
 /// Why a request could not be parsed. Every parse error ends the connection: the server
 /// answers `status` with a JSON error and `Connection: close`.
 public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// The status to answer: 400, 408, 411, 413, 431, 501 or 505.
+  /// The status to answer: 400, 408, 411, 413, 414, 431, 501 or 505.
   public var status: Int
   /// A snake_case code for the JSON error body.
   public var code: String
@@ -16,6 +16,8 @@ public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertibl
   }
   static let headTooLarge = Self(
     status: 431, code: "header_fields_too_large", message: "The request line and headers are too large.")
+  static let uriTooLong = Self(
+    status: 414, code: "uri_too_long", message: "The request target is longer than the server accepts.")
   static let tooManyHeaders = Self(
     status: 431, code: "header_fields_too_large", message: "The request has too many header fields.")
   static let bodyTooLarge = Self(status: 413, code: "content_too_large", message: "The request body is too large.")

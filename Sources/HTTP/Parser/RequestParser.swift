@@ -29,6 +29,9 @@ public struct RequestParser: Sendable {
     case failed
   }
 
+  /// Bytes of a request line besides its target: the longest method, spaces and version.
+  private static let requestLineRoom = 64
+
   /// Longest chunk-size line accepted, extensions included.
   private static let maxChunkLineBytes = 1024
 
@@ -117,7 +120,7 @@ public struct RequestParser: Sendable {
         index += 2
         state = .chunkSize
       case .trailers:
-        guard let lines = try sectionLines() else { return nil }
+        guard let lines = try sectionLines(startsWithRequestLine: false) else { return nil }
         // Trailer fields are validated like headers, then dropped: nothing here uses them.
         _ = try parseFields(lines[...], section: "trailer")
         state = .end
@@ -134,7 +137,7 @@ public struct RequestParser: Sendable {
       scanOffset = max(scanOffset, index)
     }
     if bufferedByteCount >= 1 && buffer[index] == LF { throw .badRequest("The request uses a bare LF line ending.") }
-    guard let lines = try sectionLines() else { return nil }
+    guard let lines = try sectionLines(startsWithRequestLine: true) else { return nil }
     guard let requestLine = lines.first else { throw .badRequest("The request line is missing.") }
     let (method, target, minor) = try parseRequestLine(requestLine)
     let headers = try parseFields(lines[1...], section: "header")
@@ -146,8 +149,9 @@ public struct RequestParser: Sendable {
   }
 
   /// Splits a CRLF-terminated section (head or trailers) ending in an empty line into its
-  /// lines, or returns `nil` until the whole section is buffered.
-  private mutating func sectionLines() throws(HTTPParseError) -> [ArraySlice<UInt8>]? {
+  /// lines, or returns `nil` until the whole section is buffered. A head whose request line
+  /// alone passes the limits is refused as a target too long (414), any other as too large.
+  private mutating func sectionLines(startsWithRequestLine: Bool) throws(HTTPParseError) -> [ArraySlice<UInt8>]? {
     let start = index
     // Scan no further than the limit allows, so the outcome never depends on how the
     // bytes were split into reads.
@@ -169,7 +173,13 @@ public struct RequestParser: Sendable {
     }
     guard let end = found else {
       scanOffset = position
-      if buffer.count - start >= limits.maxHeadBytes { throw .headTooLarge }
+      let pastHeadLimit = buffer.count - start >= limits.maxHeadBytes
+      if startsWithRequestLine && (pastHeadLimit || position - start > limits.maxRequestTargetBytes + Self.requestLineRoom)
+        && !buffer[start..<position].contains(LF)
+      {
+        throw .uriTooLong
+      }
+      if pastHeadLimit { throw .headTooLarge }
       return nil
     }
     index = end
@@ -202,6 +212,7 @@ public struct RequestParser: Sendable {
     guard !target.isEmpty, target.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
       throw .badRequest("The request target contains invalid characters.")
     }
+    guard target.count <= limits.maxRequestTargetBytes else { throw .uriTooLong }
     let prefix = Array("HTTP/".utf8)
     guard version.count == 8, version.starts(with: prefix) else {
       throw .badRequest("The HTTP version is malformed.")

@@ -19,8 +19,17 @@ extension Response {
 extension Request {
   /// Whether the request says `Content-Type: application/json` (any parameters).
   public var hasJSONContentType: Bool {
-    let mediaType = headers["Content-Type"]?.split(separator: ";").first.map { String($0).trimmingOWS().lowercased() }
-    return mediaType == "application/json"
+    guard let value = headers["Content-Type"] else { return false }
+    let bytes = value.utf8
+    var start = bytes.startIndex
+    var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
+    while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start = bytes.index(after: start) }
+    while start < end, bytes[bytes.index(before: end)] == 0x20 || bytes[bytes.index(before: end)] == 0x09 {
+      end = bytes.index(before: end)
+    }
+    return bytes[start..<end].elementsEqual("application/json".utf8) { given, expected in
+      given == expected || (given >= 0x41 && given <= 0x5A && given | 0x20 == expected)
+    }
   }
 
   /// Decodes the body as JSON.

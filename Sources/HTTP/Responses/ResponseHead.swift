@@ -1,38 +1,64 @@
 /// Serializes a status line and header section.
 enum ResponseHead {
-  /// The head for `response`. `contentLength` is `nil` for streams; `keepAlive` decides the
-  /// `Connection` header; `minorVersion` is the request's HTTP version.
-  static func serialize(
-    _ response: Response, contentLength: Int?, keepAlive: Bool, minorVersion: Int, date: String
-  ) -> [UInt8] {
-    var text = "HTTP/1.1 \(response.status) \(reasonPhrase(response.status))\r\n"
-    text.reserveCapacity(256)
+  /// Appends the head for `response` to `output`. `contentLength` is `nil` for streams;
+  /// `keepAlive` decides the `Connection` header; `minorVersion` is the request's HTTP
+  /// version; `date` is the `Date` value.
+  static func write(
+    _ response: Response, contentLength: Int?, keepAlive: Bool, minorVersion: Int, date: [UInt8],
+    into output: inout [UInt8]
+  ) {
+    output.append(contentsOf: statusLine(response.status))
     for (name, value) in response.headers
     where !HTTPHeaders.namesEqual(name, "Content-Length") && !HTTPHeaders.namesEqual(name, "Connection") {
       // A handler may echo client input into a header: never let it start a new line.
       guard !name.isEmpty, name.utf8.allSatisfy(isHeaderNameByte) else { continue }
-      text += name + ": " + singleLine(value) + "\r\n"
+      output.append(contentsOf: name.utf8)
+      output.append(contentsOf: separator)
+      for byte in value.utf8 { output.append(byte == CR || byte == LF || byte == 0 ? SP : byte) }
+      output.append(contentsOf: lineEnd)
     }
-    text += "Date: " + date + "\r\n"
+    output.append(contentsOf: dateField)
+    output.append(contentsOf: date)
+    output.append(contentsOf: lineEnd)
     if let contentLength, response.status != 204 && response.status != 304 && response.status >= 200 {
-      text += "Content-Length: \(contentLength)\r\n"
+      output.append(contentsOf: contentLengthField)
+      appendDecimal(contentLength, to: &output)
+      output.append(contentsOf: lineEnd)
     }
     if !keepAlive {
-      text += "Connection: close\r\n"
+      output.append(contentsOf: closeField)
     } else if minorVersion == 0 {
-      text += "Connection: keep-alive\r\n"
+      output.append(contentsOf: keepAliveField)
     }
-    text += "\r\n"
-    return Array(text.utf8)
+    output.append(contentsOf: lineEnd)
+  }
+
+  /// `HTTP/1.1 <status> <reason>\r\n`, built once for the common statuses.
+  private static func statusLine(_ status: Int) -> [UInt8] {
+    if let index = commonStatuses.firstIndex(of: status) { return commonStatusLines[index] }
+    return Array("HTTP/1.1 \(status) \(reasonPhrase(status))\r\n".utf8)
+  }
+
+  private static let commonStatuses = [200, 201, 202, 204, 304, 400, 401, 403, 404, 409, 413, 429, 503]
+  private static let commonStatusLines = commonStatuses.map { Array("HTTP/1.1 \($0) \(reasonPhrase($0))\r\n".utf8) }
+  private static let separator = Array(": ".utf8)
+  private static let lineEnd = Array("\r\n".utf8)
+  private static let dateField = Array("Date: ".utf8)
+  private static let contentLengthField = Array("Content-Length: ".utf8)
+  private static let closeField = Array("Connection: close\r\n".utf8)
+  private static let keepAliveField = Array("Connection: keep-alive\r\n".utf8)
+
+  private static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
+    guard value >= 10 else {
+      output.append(UInt8(ascii: "0") + UInt8(value))
+      return
+    }
+    appendDecimal(value / 10, to: &output)
+    output.append(UInt8(ascii: "0") + UInt8(value % 10))
   }
 
   private static func isHeaderNameByte(_ byte: UInt8) -> Bool {
     byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: ":")
-  }
-
-  private static func singleLine(_ value: String) -> String {
-    guard value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else { return value }
-    return String(value.unicodeScalars.map { $0 == "\r" || $0 == "\n" || $0 == "\0" ? " " : Character($0) })
   }
 
   /// The reason phrase for common statuses.
@@ -56,6 +82,7 @@ enum ResponseHead {
     case 409: "Conflict"
     case 411: "Length Required"
     case 413: "Content Too Large"
+    case 414: "URI Too Long"
     case 415: "Unsupported Media Type"
     case 422: "Unprocessable Content"
     case 429: "Too Many Requests"
@@ -68,3 +95,7 @@ enum ResponseHead {
     }
   }
 }
+
+private let CR: UInt8 = 0x0D
+private let LF: UInt8 = 0x0A
+private let SP: UInt8 = 0x20

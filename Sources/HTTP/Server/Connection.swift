@@ -176,9 +176,7 @@ final class Connection: @unchecked Sendable {
         queue(bytes)
       case .fail(let error):
         let response = HTTPError(status: error.status, code: error.code, message: error.message).response
-        queue(
-          ResponseHead.serialize(
-            response, contentLength: response.bodyBytes.count, keepAlive: false, minorVersion: 1, date: loop.date))
+        queueHead(response, contentLength: response.bodyBytes.count, keepAlive: false, minorVersion: 1)
         queue(response.bodyBytes)
         log(method: "-", path: "-", status: error.status, bytes: response.bodyBytes.count, start: loop.now)
         closeAfterFlush = true
@@ -208,11 +206,21 @@ final class Connection: @unchecked Sendable {
     let keepAlive = head.keepAlive && !loop.core.state.isDraining
     inFlight = InFlight(
       method: head.method, path: target.path, keepAlive: keepAlive, minorVersion: head.minorVersion, start: loop.now)
-    let router = loop.core.router
-    let loop = self.loop
-    requestTask = Task {
-      let response = await router.respond(to: request)
-      loop.execute { self.deliver(response) }
+    switch loop.core.router.resolve(request) {
+    case .answer(let response):
+      // Answered from the loop's queue rather than here, so pipelined requests do not nest.
+      requestTask = Task(executorPreference: loop.executor) { self.deliver(response) }
+    case .handler(let handler, let request, .eventLoop):
+      // Handler and answer on this loop's thread: the task is run by the loop itself.
+      requestTask = Task(executorPreference: loop.executor) {
+        self.deliver(await Router.run(handler, request))
+      }
+    case .handler(let handler, let request, .sharedPool):
+      let loop = self.loop
+      requestTask = Task {
+        let response = await Router.run(handler, request)
+        loop.execute { self.deliver(response) }
+      }
     }
   }
 
@@ -224,18 +232,13 @@ final class Connection: @unchecked Sendable {
       && !response.headers.containsToken("close", in: "Connection")
     switch response.body {
     case .bytes(let body):
-      queue(
-        ResponseHead.serialize(
-          response, contentLength: body.count, keepAlive: keepAlive, minorVersion: request.minorVersion, date: loop.date
-        ))
+      queueHead(response, contentLength: body.count, keepAlive: keepAlive, minorVersion: request.minorVersion)
       if request.method != "HEAD" { queue(body) }
       log(method: request.method, path: request.path, status: response.status, bytes: body.count, start: request.start)
       inFlight = nil
       perform(machine.responseFinished(keepAlive: keepAlive, now: loop.now))
     case .eventStream, .openEventStream:
-      let head = ResponseHead.serialize(
-        response, contentLength: nil, keepAlive: false, minorVersion: request.minorVersion, date: loop.date)
-      queue(head)
+      queueHead(response, contentLength: nil, keepAlive: false, minorVersion: request.minorVersion)
       if request.method == "HEAD" {
         finishStreamResponse()
         return
@@ -299,6 +302,13 @@ final class Connection: @unchecked Sendable {
   private func queue(_ bytes: [UInt8]) {
     if !hasPendingOutput { lastWriteProgress = loop.now }
     output.append(contentsOf: bytes)
+  }
+
+  private func queueHead(_ response: Response, contentLength: Int?, keepAlive: Bool, minorVersion: Int) {
+    if !hasPendingOutput { lastWriteProgress = loop.now }
+    ResponseHead.write(
+      response, contentLength: contentLength, keepAlive: keepAlive, minorVersion: minorVersion, date: loop.date,
+      into: &output)
   }
 
   private func flush() {

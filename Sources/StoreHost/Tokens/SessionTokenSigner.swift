@@ -1,4 +1,5 @@
 import COpenSSL
+import Synchronization
 
 /// Issues and verifies session tokens, so a request's token is checked without any lookup.
 ///
@@ -19,14 +20,14 @@ public struct SessionTokenSigner: Sendable {
   private static let nonceLength = 16
   private static let macLength = 32
 
-  private let secret: [UInt8]
+  private let contexts: HMACContexts
 
   /// - Parameter secret: At least ``minimumSecretLength`` random bytes.
   public init(secret: [UInt8]) throws(SessionTokenSignerError) {
     guard secret.count >= Self.minimumSecretLength else {
       throw .secretTooShort(length: secret.count, minimum: Self.minimumSecretLength)
     }
-    self.secret = secret
+    contexts = HMACContexts(key: secret)
   }
 
   /// A new token for `sessionID`; every call gives a different token.
@@ -61,21 +62,47 @@ public struct SessionTokenSigner: Sendable {
     verify(token) == sessionID
   }
 
-  private func mac(_ message: ArraySlice<UInt8>) -> [UInt8] {
-    var output = [UInt8](repeating: 0, count: Self.macLength)
-    var length: UInt32 = 0
-    let result = secret.withUnsafeBytes { key in
-      message.withUnsafeBytes { message in
-        output.withUnsafeMutableBytes { output in
-          HMAC(
-            EVP_sha256(), key.baseAddress, Int32(key.count),
-            message.baseAddress?.assumingMemoryBound(to: UInt8.self), message.count,
-            output.baseAddress?.assumingMemoryBound(to: UInt8.self), &length)
-        }
+  private func mac(_ message: ArraySlice<UInt8>) -> [UInt8] { contexts.mac(message) }
+}
+
+/// HMAC-SHA256 contexts keyed once with a secret and reused, one per thread computing at a
+/// time: setting a key up costs more than the MAC of a token.
+private final class HMACContexts: Sendable {
+  /// An `EVP_MAC_CTX *`, used by one thread at a time.
+  private struct Context: @unchecked Sendable {
+    let pointer: OpaquePointer
+  }
+
+  private let key: [UInt8]
+  private let idle = Mutex<[Context]>([])
+
+  init(key: [UInt8]) { self.key = key }
+
+  deinit {
+    for context in idle.withLock({ $0 }) { EVP_MAC_CTX_free(context.pointer) }
+  }
+
+  func mac(_ message: ArraySlice<UInt8>) -> [UInt8] {
+    let context = idle.withLock { $0.popLast() } ?? makeContext()
+    defer { idle.withLock { $0.append(context) } }
+    var output = [UInt8](repeating: 0, count: 32)
+    let succeeded = message.withUnsafeBytes { message in
+      output.withUnsafeMutableBytes { output in
+        copenssl_hmac_sha256(
+          context.pointer, message.baseAddress?.assumingMemoryBound(to: UInt8.self), message.count,
+          output.baseAddress?.assumingMemoryBound(to: UInt8.self))
       }
     }
-    precondition(result != nil && length == Self.macLength, "OpenSSL HMAC-SHA256 failed")
+    precondition(succeeded == 1, "OpenSSL HMAC-SHA256 failed")
     return output
+  }
+
+  private func makeContext() -> Context {
+    let pointer = key.withUnsafeBytes {
+      copenssl_hmac_sha256_new($0.baseAddress?.assumingMemoryBound(to: UInt8.self), $0.count)
+    }
+    guard let pointer else { preconditionFailure("OpenSSL has no HMAC-SHA256") }
+    return Context(pointer: pointer)
   }
 }
 

@@ -1,5 +1,13 @@
 import Foundation
 
+/// A `Decoder` reading an already parsed ``JSONValue``: a hand-written `init(from:)` may
+/// look at the value (is it a string? an array?) instead of trying containers until one
+/// fits, which costs a thrown error per miss.
+public protocol JSONValueDecoding: Decoder {
+  /// The value being decoded.
+  var jsonValue: JSONValue { get }
+}
+
 /// A `Decoder` over a parsed ``JSONValue``, with the semantics of Foundation's `JSONDecoder`
 /// and its default strategies: dates as seconds since 2001, data as Base64, URLs as strings,
 /// whole numbers for integer types. Parse with ``JSONValue/init(parsing:maxDepth:)`` first,
@@ -8,8 +16,9 @@ import Foundation
 /// ```swift
 /// let action = try JSONValue(parsing: body).decode(as: AppFeature.Action.self)
 /// ```
-struct JSONValueDecoder: Decoder {
+struct JSONValueDecoder: JSONValueDecoding {
   let value: JSONValue
+  var jsonValue: JSONValue { value }
   let codingPath: [any CodingKey]
   let userInfo: [CodingUserInfoKey: Any]
 

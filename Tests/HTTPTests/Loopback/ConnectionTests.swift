@@ -1,3 +1,4 @@
+import Foundation
 import HTTP
 import Synchronization
 import Testing
@@ -31,6 +32,39 @@ import Testing
       // Well before the slow handler (on the same single loop) can have finished.
       #expect(ContinuousClock.now - start < .milliseconds(1000))
       #expect(try await slow.value.output == "slept 1500")
+    }
+  }
+
+  @Test func handlersRunOnTheirLoopUnlessTheirRouteSaysTheSharedPool() async throws {
+    var router = testRouter()
+    router.get("/thread") { _ in .text(currentThread()) }
+    router.get("/pool-thread", runsOn: .sharedPool) { _ in .text(currentThread()) }
+    try await withServer(router: router) { server in
+      // One loop: every handler placed on it runs on its one thread, pool handlers elsewhere.
+      let base = "http://127.0.0.1:\(server.port)"
+      let onLoop = try await curl([base + "/thread", base + "/thread", base + "/thread"])
+      let onPool = try await curl([base + "/pool-thread"])
+      let loopThreads = Set(onLoop.output.split(separator: ";"))
+      #expect(loopThreads.count == 1)
+      #expect(!onPool.output.isEmpty && !loopThreads.contains(Substring(onPool.output.dropLast())))
+    }
+  }
+
+  @Test func aBlockingHandlerOnTheSharedPoolDoesNotBlockTheLoop() async throws {
+    var router = testRouter()
+    router.get("/block", runsOn: .sharedPool) { _ in
+      usleep(1_500_000)
+      return .text("blocked")
+    }
+    try await withServer(router: router) { server in
+      let slow = Task { try await curl(["http://127.0.0.1:\(server.port)/block"]) }
+      try await Task.sleep(for: .milliseconds(100))
+      let start = ContinuousClock.now
+      let fast = try await curl(["http://127.0.0.1:\(server.port)/hello"])
+      #expect(fast.output == "hello")
+      #expect(ContinuousClock.now - start < .milliseconds(1000))
+      let blocked = try await slow.value
+      #expect(blocked.output == "blocked")
     }
   }
 
@@ -186,3 +220,6 @@ import Testing
     #expect(throws: (any Error).self) { try RawClient(port: port) }
   }
 }
+
+/// The thread running the caller, followed by `;`.
+private func currentThread() -> String { "\(pthread_self());" }

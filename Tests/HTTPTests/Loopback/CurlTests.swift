@@ -19,6 +19,15 @@ import Testing
     }
   }
 
+  @Test func aTargetOverTheURILimitAnswers414() async throws {
+    try await withServer { server in
+      let long = try await curl(["-i", "http://127.0.0.1:\(server.port)/" + String(repeating: "a", count: 20_000)])
+      #expect(long.output.hasPrefix("HTTP/1.1 414 URI Too Long"))
+      #expect(long.output.contains(#"{"error":{"code":"uri_too_long""#))
+      #expect(try await curl(["http://127.0.0.1:\(server.port)/hello"]).output == "hello")
+    }
+  }
+
   @Test func listensOnIPv6Loopback() async throws {
     var configuration = testConfiguration()
     configuration.host = "::1"

@@ -161,6 +161,19 @@ private func body(_ parts: [RequestParser.Part]) -> String {
       status("GET / HTTP/1.1\r\nHost: x\r\nX: \(String(repeating: "a", count: 60))\r\n\r\n", limits: limits) == 431)
   }
 
+  @Test func refusesLongTargetsWith414() {
+    var limits = HTTPLimits()
+    limits.maxRequestTargetBytes = 100
+    let long = "/" + String(repeating: "a", count: 100)
+    #expect(status("GET \(long) HTTP/1.1\r\nHost: x\r\n\r\n", limits: limits) == 414)
+    // Before the line ends, once it cannot hold a target within the limit.
+    #expect(status("GET /\(String(repeating: "a", count: 200))", limits: limits) == 414)
+    #expect(status("GET \(long.dropLast()) HTTP/1.1\r\nHost: x\r\n\r\n", limits: limits) == nil)
+    // A long header is still 431, however long the head.
+    limits.maxHeadBytes = 200
+    #expect(status("GET / HTTP/1.1\r\nHost: x\r\nX: \(String(repeating: "a", count: 300))", limits: limits) == 431)
+  }
+
   @Test func enforcesHeaderCount() {
     var limits = HTTPLimits()
     limits.maxHeaderCount = 3

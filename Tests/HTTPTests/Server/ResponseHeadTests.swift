@@ -4,10 +4,11 @@ import Testing
 
 @Suite struct ResponseHeadTests {
   private func head(_ response: Response, keepAlive: Bool = true, minorVersion: Int = 1, length: Int? = 0) -> String {
-    String(
-      decoding: ResponseHead.serialize(
-        response, contentLength: length, keepAlive: keepAlive, minorVersion: minorVersion, date: "D"),
-      as: UTF8.self)
+    var output: [UInt8] = []
+    ResponseHead.write(
+      response, contentLength: length, keepAlive: keepAlive, minorVersion: minorVersion, date: Array("D".utf8),
+      into: &output)
+    return String(decoding: output, as: UTF8.self)
   }
 
   @Test func writesStatusHeadersDateAndLength() {
@@ -24,6 +25,12 @@ import Testing
   @Test func noLengthForStreamsOr304() {
     #expect(!head(Response(), length: nil).contains("Content-Length"))
     #expect(!head(Response(status: 304), length: 10).contains("Content-Length"))
+  }
+
+  @Test func lengthsAndUncommonStatusesAreWrittenInFull() {
+    #expect(head(Response(), length: 1_048_576).contains("Content-Length: 1048576\r\n"))
+    #expect(head(Response(), length: 0).contains("Content-Length: 0\r\n"))
+    #expect(head(Response(status: 418), length: 0).hasPrefix("HTTP/1.1 418 Status\r\n"))
   }
 
   @Test func headerValuesCannotSplitTheResponse() {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import StoreHost
@@ -13,6 +14,16 @@ import Testing
     for count in 0..<40 {
       let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
       #expect(Base64URL.decode(Base64URL.encode(bytes)) == bytes)
+    }
+  }
+
+  @Test func agreesWithFoundationsBase64() {
+    for count in 0..<64 {
+      let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ count) }
+      let standard = Data(bytes).base64EncodedString()
+        .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        .replacingOccurrences(of: "=", with: "")
+      #expect(Base64URL.encode(bytes) == standard)
     }
   }
 

@@ -9,7 +9,7 @@ package struct SharedValues: @unchecked Sendable {
   package init() {}
 
   /// The current values of the shared values held by `state`.
-  package init(capturing state: Any) {
+  package init<State>(capturing state: State) {
     for box in SharedScan.boxes(in: state) {
       values[ObjectIdentifier(box)] = (box, box.anyValue)
     }

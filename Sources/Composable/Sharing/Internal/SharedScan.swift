@@ -1,3 +1,6 @@
+@_spi(Reflection) import Swift
+import Glibc
+
 /// A value that refers to a shared box: ``Shared`` or ``SharedReader``.
 protocol SharedBoxHolder {
   var sharedBox: AnySharedBox { get }
@@ -15,26 +18,127 @@ extension SharedReader: SharedBoxHolder {
   var dumpedValue: Any { wrappedValue }
 }
 
-/// Finds the shared values a state holds, by reflection.
+/// Finds the shared values a state holds (in structs, enums, tuples, optionals and
+/// collections; not inside classes or inside shared values).
+///
+/// Each type is looked at once, into a ``Plan``: a plain struct is read field by field at
+/// the fields' offsets, only the fields whose types can hold shared values; what has no such
+/// layout (enums with payloads, collections, existentials) is read through its `Mirror`.
+/// So a store that looks again after every change pays for the parts that can hold shared
+/// values, not for the whole state.
 enum SharedScan {
-  /// The boxes of the shared values anywhere in `value` (in structs, enums, tuples,
-  /// optionals and collections; not inside classes or inside shared values), each once.
-  /// Parts whose type cannot hold shared values are skipped without being looked into.
-  static func boxes(in value: Any) -> [AnySharedBox] {
+  /// The boxes of the shared values anywhere in `value`, each once.
+  static func boxes<Value>(in value: Value) -> [AnySharedBox] {
     var found: [ObjectIdentifier: AnySharedBox] = [:]
     collect(value, into: &found)
     return Array(found.values)
   }
 
-  private static func collect(_ value: Any, into found: inout [ObjectIdentifier: AnySharedBox]) {
-    if let holder = value as? any SharedBoxHolder {
-      let box = holder.sharedBox
-      found[ObjectIdentifier(box)] = box
+  /// How values of one type are searched.
+  private enum Plan {
+    /// The type cannot hold shared values.
+    case skip
+    /// A ``Shared`` or ``SharedReader``.
+    case holder
+    /// A struct or tuple read at these offsets: its fields that can hold shared values.
+    case fields([(offset: Int, type: Any.Type)])
+    /// An existential: searched by the type of the value it holds.
+    case dynamic
+    /// Anything else: its mirror's children.
+    case mirror
+  }
+
+  private static func collect<Value>(_ value: Value, into found: inout [ObjectIdentifier: AnySharedBox]) {
+    switch plan(for: Value.self) {
+    case .skip:
       return
+    case .holder:
+      let box = (value as! any SharedBoxHolder).sharedBox
+      found[ObjectIdentifier(box)] = box
+    case .fields(let fields):
+      withUnsafeBytes(of: value) { bytes in
+        for field in fields { collectField(of: field.type, at: bytes.baseAddress! + field.offset, into: &found) }
+      }
+    case .dynamic:
+      // A dynamic cast looks through the box; `value as Any` would box it once more.
+      if let holder = value as? any SharedBoxHolder {
+        let box = holder.sharedBox
+        found[ObjectIdentifier(box)] = box
+      } else {
+        collectChildren(of: Mirror(reflecting: value), into: &found)
+      }
+    case .mirror:
+      collectChildren(of: Mirror(reflecting: value), into: &found)
     }
-    guard SharedTypeAnalysis.mayHoldSharedValues(type(of: value)) else { return }
-    let mirror = Mirror(reflecting: value)
+  }
+
+  private static func collectChildren(of mirror: Mirror, into found: inout [ObjectIdentifier: AnySharedBox]) {
     guard mirror.displayStyle != .class else { return }
-    for child in mirror.children { collect(child.value, into: &found) }
+    for child in mirror.children { collectDynamic(child.value, into: &found) }
+  }
+
+  /// Reads the field of type `type` stored at `address` and searches it.
+  private static func collectField(
+    of type: Any.Type, at address: UnsafeRawPointer, into found: inout [ObjectIdentifier: AnySharedBox]
+  ) {
+    func read<Field>(_: Field.Type) {
+      collect(address.load(as: Field.self), into: &found)
+    }
+    _openExistential(type, do: read)
+  }
+
+  /// Searches a value known only as `Any` (a mirror's child) by its dynamic type. Only for
+  /// values whose static type is `Any`: a generic value of an existential type would be
+  /// boxed again.
+  private static func collectDynamic(_ value: Any, into found: inout [ObjectIdentifier: AnySharedBox]) {
+    func open<Value>(_ value: Value) { collect(value, into: &found) }
+    _openExistential(value, do: open)
+  }
+
+  // MARK: Plans
+
+  private final class Plans {
+    var byType: [ObjectIdentifier: Plan] = [:]
+  }
+
+  /// Plans per thread: made once per type and thread, read without a lock.
+  private static let plansKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key) { $0.map { Unmanaged<Plans>.fromOpaque($0).release() } }
+    return key
+  }()
+
+  private static var threadPlans: Plans {
+    if let pointer = pthread_getspecific(plansKey) {
+      return Unmanaged<Plans>.fromOpaque(pointer).takeUnretainedValue()
+    }
+    let plans = Plans()
+    pthread_setspecific(plansKey, Unmanaged.passRetained(plans).toOpaque())
+    return plans
+  }
+
+  private static func plan(for type: Any.Type) -> Plan {
+    let plans = threadPlans
+    let id = ObjectIdentifier(type)
+    if let plan = plans.byType[id] { return plan }
+    let plan = makePlan(for: type)
+    plans.byType[id] = plan
+    return plan
+  }
+
+  private static func makePlan(for type: Any.Type) -> Plan {
+    guard SharedTypeAnalysis.mayHoldSharedValues(type) else { return .skip }
+    if type is any SharedBoxHolder.Type { return .holder }
+    switch SharedTypeAnalysis.layout(of: type) {
+    case .existential: return .dynamic
+    case .other: return .mirror
+    case .plain: break
+    }
+    var fields: [(offset: Int, type: Any.Type)] = []
+    _ = _forEachField(of: type) { _, offset, fieldType, _ in
+      if SharedTypeAnalysis.mayHoldSharedValues(fieldType) { fields.append((offset, fieldType)) }
+      return true
+    }
+    return .fields(fields)
   }
 }

@@ -88,6 +88,29 @@ enum SharedTypeAnalysis {
     }
   }
 
+  /// How values of a type keep what they hold.
+  enum Layout {
+    /// A struct or tuple holding its values in its own stored fields, which can be read at
+    /// their offsets: not a standard collection (whose elements live in a buffer), not a
+    /// type with a custom mirror.
+    case plain
+    /// An existential box.
+    case existential
+    /// Anything else (enums, collections, classes, custom mirrors).
+    case other
+  }
+
+  static func layout(of type: Any.Type) -> Layout {
+    switch kind(of: type) {
+    case .struct, .tuple:
+      type is any SharedElementTypes.Type || type is any CustomReflectable.Type ? .other : .plain
+    case .existential:
+      .existential
+    default:
+      .other
+    }
+  }
+
   private static func kind(of type: Any.Type) -> _MetadataKind {
     func kind<T>(_: T.Type) -> _MetadataKind {
       var found = _MetadataKind.unknown

@@ -24,8 +24,8 @@ final class StoreSharedSubscriptions {
 
   /// Subscribes to the shared values in `state` not yet followed, with `onChange`, and
   /// drops those the state no longer holds.
-  func update(
-    from state: Any,
+  func update<State>(
+    from state: State,
     onChange: @escaping @Sendable (ObjectIdentifier, SharedChange) -> Void
   ) {
     scannedAtCount = SharedHandles.made.load(ordering: .relaxed)
