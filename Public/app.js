@@ -1,6 +1,9 @@
-// The demo app: one StoreHostClient for this tab, hash routing between the demo pages,
-// and the connection status in the top bar. Each page script renders its part of the state.
-import { StoreHostClient } from "./storehost.js";
+// The demo app: one StoreHostClient for this tab, hash routing between the demo pages, and
+// the connection in the top bar (status, sends on their way, who else watches), with a banner
+// while disconnected and a notice once the session has ended. Each page script renders its
+// part of the state.
+import { Status, StoreHostClient } from "./storehost.js";
+import { plural } from "./pages/render.js";
 import { setupCounter } from "./pages/counter.js";
 import { setupTwoCounters } from "./pages/two-counters.js";
 import { setupTodos } from "./pages/todos.js";
@@ -9,7 +12,7 @@ import { setupTimer } from "./pages/timer.js";
 import { setupShared } from "./pages/shared.js";
 import { setupDebug } from "./pages/debug.js";
 
-const client = new StoreHostClient({ log: true });
+const client = new StoreHostClient({ log: true, presence: true });
 // Handy in the browser console (`storehost.state`, `storehost.send(...)`) and for tests.
 window.storehost = client;
 
@@ -24,10 +27,13 @@ function showError(message) {
   toastTimer = setTimeout(() => (toast.hidden = true), 5000);
 }
 
-/** Sends `action`; a failure shows the server's message and brings the view back to the state. */
+/**
+ * Sends `action`; a failure shows the server's message and brings the view back to the state.
+ * Sends dropped because the session ended or was replaced need no message: the page shows that.
+ */
 function send(action) {
   return client.send(action).catch((error) => {
-    showError(error.message);
+    if (client.status !== Status.ended && error.code !== "session_replaced") showError(error.message);
     if (client.state !== undefined) renderAll(client.state, client.version);
     throw error;
   });
@@ -51,20 +57,90 @@ function renderAll(state, version) {
   document.body.dataset.version = String(version);
   document.getElementById("footer-version").textContent = String(version);
   document.getElementById("footer-session").textContent = client.sessionId ?? "–";
+  updateOpenTabLinks();
 }
 
-// MARK: Status
+/** "Open in another tab" links: this page, joined to this tab's session. */
+function updateOpenTabLinks() {
+  const url = new URL(location.href);
+  if (client.sessionId) url.searchParams.set("session", client.sessionId);
+  for (const link of document.querySelectorAll("[data-open-tab]")) link.href = url.href;
+}
+
+// MARK: Connection
 
 const statusText = {
   connecting: "Connecting…",
   open: "Live",
   reconnecting: "Reconnecting…",
+  ended: "Ended",
   closed: "Offline",
 };
 
-client.onStatus((status) => {
+const main = document.getElementById("main");
+const pending = document.getElementById("pending");
+const banner = document.getElementById("offline-banner");
+const ended = document.getElementById("ended");
+const restart = document.getElementById("ended-restart");
+let pendingCount = 0;
+// A first connection gets a moment before it counts as trouble, so page loads show no banner.
+let connectingTooLong = false;
+let connectingTimer;
+
+function renderConnection() {
+  const { status } = client;
   document.body.dataset.status = status;
   document.getElementById("connection-text").textContent = statusText[status] ?? status;
+  pending.hidden = pendingCount === 0;
+  pending.textContent = `Sending ${pendingCount}…`;
+  // Controls stay usable while disconnected: what is clicked waits in the queue.
+  banner.hidden = !(status === Status.reconnecting || (status === Status.connecting && connectingTooLong));
+  document.getElementById("offline-title").textContent =
+    status === Status.reconnecting ? "Connection lost. Reconnecting…" : "Connecting to the server…";
+  document.getElementById("offline-detail").textContent =
+    pendingCount > 0
+      ? `Your ${plural(pendingCount, "change", "changes")} will be sent once it is back.`
+      : "What you do meanwhile will be sent once it is back.";
+  const wasEnded = !ended.hidden;
+  ended.hidden = status !== Status.ended;
+  main.inert = status === Status.ended;
+  if (!wasEnded && status === Status.ended) restart.focus();
+}
+
+client.onStatus((status) => {
+  clearTimeout(connectingTimer);
+  connectingTooLong = false;
+  if (status === Status.connecting) {
+    connectingTimer = setTimeout(() => {
+      connectingTooLong = true;
+      renderConnection();
+    }, 1000);
+  }
+  renderConnection();
+});
+
+client.onPending((count) => {
+  pendingCount = count;
+  renderConnection();
+});
+
+restart.addEventListener("click", () => {
+  client.startNewSession().catch((error) => showError(error.message));
+});
+
+// MARK: Presence
+
+const presenceText = {
+  session: ({ session }) => `${plural(session, "tab", "tabs")} on this session`,
+  everyone: ({ everyone }) => `${everyone} watching the shared counter`,
+};
+
+client.onPresence((presence) => {
+  for (const holder of document.querySelectorAll("[data-shows-presence]")) holder.hidden = presence === null;
+  if (presence === null) return;
+  for (const part of document.querySelectorAll("[data-presence]")) {
+    part.textContent = presenceText[part.dataset.presence](presence);
+  }
 });
 
 // MARK: Routing
@@ -91,6 +167,7 @@ function show(route, { moveFocus }) {
   document.title = `${heading.textContent} · StoreHost demo`;
   document.querySelector(`[data-route="${route}"]`)?.scrollIntoView({ block: "nearest", inline: "nearest" });
   updateTabEdges();
+  updateOpenTabLinks();
   // After a navigation, start reading at the new page's heading, as a page load would.
   if (moveFocus) heading.focus({ preventScroll: true });
 }
@@ -122,4 +199,4 @@ show(routeFromHash() ?? defaultRoute, { moveFocus: false });
 // MARK: Start
 
 client.subscribe(renderAll);
-client.connect().catch((error) => showError(error.message));
+client.connect().catch(() => {}); // it rejects only when the session is gone, which the ended notice shows

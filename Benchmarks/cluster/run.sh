@@ -12,19 +12,7 @@ duration="${1:-5}"
 sessions="${2:-64}"
 connections="${3:-16}"
 command -v wrk > /dev/null || { echo "error: wrk is not installed (apt-get install wrk)" >&2; exit 1; }
-source scripts/postgres-temp.sh
-
-swift build -c release --product storehost 2>&1 | grep -E "error|warning:" || true
-binary="$(swift build -c release --show-bin-path)/storehost"
-work="$(mktemp -d)"
-pids=()
-stop_servers() {
-  for pid in "${pids[@]}"; do kill "$pid" 2> /dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2> /dev/null || true; done
-  pids=()
-}
-trap 'stop_servers; pg_temp_stop; rm -rf "$work"' EXIT
-pg_temp_start
+source Benchmarks/cluster/setup.sh
 
 # Starts one storehost with the given extra flags; appends its URL to $urls.
 start() {

@@ -1,9 +1,19 @@
 // Todos: a bound text field, a bound filter, and a list whose rows keep their elements
-// (and so their focus) across updates.
+// (and so their focus) across updates; a title is edited in place, as in TodoMVC.
 import { plural } from "./render.js";
 
 const deleteIcon =
   '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M6 6l12 12M18 6L6 18"/></svg>';
+const editIcon =
+  '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M4 20h4L19 9l-4-4L4 16z"/><path d="M13 7l4 4"/></svg>';
+
+function iconButton(className, icon) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = `btn-icon ${className}`;
+  button.innerHTML = icon;
+  return button;
+}
 
 export function setupTodos(section, { client, send, showError }) {
   const form = section.querySelector("#todo-form");
@@ -81,8 +91,9 @@ export function setupTodos(section, { client, send, showError }) {
 
   // MARK: Rows
 
-  const rows = new Map(); // todo id -> <li>
-  let focusAfterDelete = null; // index of a deleted row whose button had focus
+  const rows = new Map(); // todo id -> {row, checkbox, title, edit, remove}
+  let focusAfterDelete = null; // index of a deleted row whose controls had focus
+  let editing = null; // {parts, field}: the row whose title is being edited
 
   function makeRow(todo) {
     const row = document.createElement("li");
@@ -90,54 +101,101 @@ export function setupTodos(section, { client, send, showError }) {
     row.dataset.id = todo.id;
     const checkbox = document.createElement("input");
     checkbox.type = "checkbox";
-    checkbox.id = `todo-${todo.id}`;
-    checkbox.addEventListener("change", () => {
-      const action = { id: todo.id, action: { binding: { isComplete: checkbox.checked } } };
-      send({ todos: { todos: { element: action } } }).catch(() => {});
-    });
-    const label = document.createElement("label");
-    label.htmlFor = checkbox.id;
-    const remove = document.createElement("button");
-    remove.type = "button";
-    remove.className = "btn-icon todo-delete";
-    remove.innerHTML = deleteIcon;
-    remove.addEventListener("click", () => {
-      if (document.activeElement === remove) focusAfterDelete = [...list.children].indexOf(row);
-      send({ todos: { deleteButtonTapped: { id: todo.id } } }).catch(() => {});
-    });
-    row.append(checkbox, label, remove);
-    return row;
+    checkbox.setAttribute("aria-labelledby", `todo-title-${todo.id}`);
+    checkbox.addEventListener("change", () => sendToTodo(todo.id, { binding: { isComplete: checkbox.checked } }));
+    // Not tied to the checkbox (as in TodoMVC): a double-click edits rather than toggles twice.
+    const title = document.createElement("label");
+    title.id = `todo-title-${todo.id}`;
+    const edit = iconButton("todo-edit", editIcon);
+    const remove = iconButton("todo-delete", deleteIcon);
+    const parts = { row, checkbox, title, edit, remove };
+    title.addEventListener("dblclick", () => startEditing(parts));
+    edit.addEventListener("click", () => startEditing(parts));
+    remove.addEventListener("click", () => deleteTodo(parts, { hadFocus: document.activeElement === remove }));
+    row.append(checkbox, title, edit, remove);
+    return parts;
   }
 
-  function updateRow(row, todo) {
-    const [checkbox, label, remove] = row.children;
+  function updateRow({ row, checkbox, title, edit, remove }, todo) {
     if (checkbox.checked !== todo.isComplete) checkbox.checked = todo.isComplete;
-    if (label.textContent !== todo.title) {
-      label.textContent = todo.title;
+    if (title.textContent !== todo.title) {
+      title.textContent = todo.title;
+      edit.setAttribute("aria-label", `Edit “${todo.title}”`);
       remove.setAttribute("aria-label", `Delete “${todo.title}”`);
     }
     row.classList.toggle("is-complete", todo.isComplete);
   }
 
+  function sendToTodo(id, action) {
+    send({ todos: { todos: { element: { id, action } } } }).catch(() => {});
+  }
+
+  /** Deletes the row's to-do; if its controls had focus, the next row's delete button gets it. */
+  function deleteTodo(parts, { hadFocus }) {
+    if (hadFocus) focusAfterDelete = [...list.children].indexOf(parts.row);
+    send({ todos: { deleteButtonTapped: { id: parts.row.dataset.id } } }).catch(() => {});
+  }
+
+  // MARK: Editing a title
+
+  // Enter (or leaving the field) saves, Escape cancels; an empty title deletes the to-do.
+  function startEditing(parts) {
+    const field = document.createElement("input");
+    field.type = "text";
+    field.className = "todo-edit-field";
+    field.maxLength = 200;
+    field.enterKeyHint = "done";
+    field.value = parts.title.textContent;
+    field.setAttribute("aria-label", `Edit “${parts.title.textContent}”`);
+    field.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== "Escape") return;
+      event.preventDefault();
+      finishEditing({ save: event.key === "Enter" });
+    });
+    // Ignore the blur of a field being removed (the row left the list) or already finished.
+    field.addEventListener("blur", () => {
+      if (editing?.field === field && field.isConnected) finishEditing({ save: true });
+    });
+    parts.row.classList.add("is-editing");
+    parts.row.append(field);
+    editing = { parts, field };
+    field.focus();
+    field.select();
+  }
+
+  function finishEditing({ save }) {
+    const { parts, field } = editing;
+    editing = null;
+    const hadFocus = document.activeElement === field;
+    const title = field.value.trim();
+    parts.row.classList.remove("is-editing");
+    field.remove();
+    if (hadFocus) parts.edit.focus();
+    if (!save || title === parts.title.textContent) return;
+    if (title) sendToTodo(parts.row.dataset.id, { binding: { title } });
+    else deleteTodo(parts, { hadFocus });
+  }
+
   function renderRows(visible) {
     const ids = new Set(visible.map((todo) => todo.id));
-    for (const [id, row] of rows) {
+    for (const [id, parts] of rows) {
       if (!ids.has(id)) {
-        row.remove();
+        if (editing?.parts === parts) editing = null;
+        parts.row.remove();
         rows.delete(id);
       }
     }
     let previous = null;
     for (const todo of visible) {
-      let row = rows.get(todo.id);
-      if (!row) {
-        row = makeRow(todo);
-        rows.set(todo.id, row);
+      let parts = rows.get(todo.id);
+      if (!parts) {
+        parts = makeRow(todo);
+        rows.set(todo.id, parts);
       }
-      updateRow(row, todo);
+      updateRow(parts, todo);
       const expected = previous ? previous.nextElementSibling : list.firstElementChild;
-      if (row !== expected) list.insertBefore(row, expected);
-      previous = row;
+      if (parts.row !== expected) list.insertBefore(parts.row, expected);
+      previous = parts.row;
     }
     if (focusAfterDelete !== null && !list.contains(document.activeElement)) {
       const next = list.children[Math.min(focusAfterDelete, list.children.length - 1)];

@@ -27,6 +27,8 @@ public struct AppFeature {
     case numberFact(NumberFact.Action)
     case timer(Timer.Action)
     case shared(SharedCounter.Action)
+    /// Sent by the host when the session was rebuilt from its saved state on a new process.
+    @Internal case sessionResumed
   }
 
   public init() {}
@@ -38,5 +40,9 @@ public struct AppFeature {
     Scope(state: \.numberFact, action: \.numberFact) { NumberFact() }
     Scope(state: \.timer, action: \.timer) { Timer() }
     Scope(state: \.shared, action: \.shared) { SharedCounter() }
+    Reduce { _, action in
+      guard case .sessionResumed = action else { return .none }
+      return .send(.timer(.resumed))
+    }
   }
 }

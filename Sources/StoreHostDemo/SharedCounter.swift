@@ -7,7 +7,7 @@ import ComposableArchitecture
 @Reducer
 public struct SharedCounter {
   @ObservableState
-  public struct State: Equatable, Encodable, Sendable {
+  public struct State: Equatable, Codable, Sendable {
     @Shared(SharedCounter.countKey()) public var count = 0
 
     public init() {}
@@ -36,12 +36,5 @@ public struct SharedCounter {
       }
       return .none
     }
-  }
-}
-
-extension SharedCounter.State: Decodable {
-  /// A saved session's copy of the count is stale: attach to the shared value instead.
-  public init(from decoder: any Decoder) throws {
-    self.init()
   }
 }

@@ -14,6 +14,9 @@ public struct Timer {
   public enum Action: Equatable, Sendable {
     case resetButtonTapped
     case toggleButtonTapped
+    /// The session was rebuilt on a new process (a restart or a takeover): effects did not
+    /// come along, so a running timer starts ticking again.
+    @Internal case resumed
     @Internal case tick
   }
 
@@ -29,19 +32,25 @@ public struct Timer {
         return .none
       case .toggleButtonTapped:
         state.isRunning.toggle()
-        guard state.isRunning else { return .cancel(id: CancelID.timer) }
-        return .run { [clock] send in
-          while true {
-            try await clock.sleep(for: .seconds(1))
-            await send(.tick)
-          }
-        }
-        .cancellable(id: CancelID.timer, cancelInFlight: true)
+        return state.isRunning ? ticking : .cancel(id: CancelID.timer)
+      case .resumed:
+        return state.isRunning ? ticking : .none
       case .tick:
         state.secondsElapsed += 1
         return .none
       }
     }
+  }
+
+  /// A tick every second until cancelled.
+  private var ticking: Effect<Action> {
+    .run { [clock] send in
+      while true {
+        try await clock.sleep(for: .seconds(1))
+        await send(.tick)
+      }
+    }
+    .cancellable(id: CancelID.timer, cancelInFlight: true)
   }
 
   private enum CancelID { case timer }

@@ -68,7 +68,8 @@ do {
     withDependencies: { [sharedStorage] in
       $0.defaultAppStorage = sharedStorage
       $0.sharedCountKey = sharedCountKey
-    }
+    },
+    resumedAction: .sessionResumed
   )
   let restored = try await host.restoreSessions()
   // The PostgreSQL URL may hold a password, so only its kind is logged.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Several storehost processes on one PostgreSQL (cluster_postgres_check.py): starts a
+# Several storehost processes on one PostgreSQL (cluster_postgres_check.py, then
+# cluster_takeover_check.py, which also puts nginx in front of three): starts a
 # throwaway PostgreSQL on loopback, runs the check against .build/debug/storehost and the
 # Swift tests that need a database (shared values across processes), and always stops the
 # database. Needs Debian's postgresql and libpq-dev (see .ci/run).
@@ -11,3 +12,4 @@ swift build --product storehost > /dev/null
 pg_temp_start
 STOREHOST_TEST_DATABASE="$PG_URL" timeout 120 swift test --filter "ClusterSharedValuesTests|PostgresSessionPersistenceTests" 2>&1 | tail -2
 timeout 110 python3 Tests/Integration/cluster_postgres_check.py "$(swift build --show-bin-path)/storehost" "$PG_URL"
+timeout 120 python3 Tests/Integration/cluster_takeover_check.py "$(swift build --show-bin-path)/storehost" "$PG_URL"

@@ -15,78 +15,21 @@ and the streams on the surviving processes stay contiguous. Last, drains a proce
 SIGTERM: the remaining one takes its sessions over at once. Along the way, the demo's shared
 counter changed through one process reaches a session streaming from another.
 """
-import json
 import os
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 
 import httpx
-from httpx_sse import connect_sse
 
-SECRET = "cluster-test-secret-0123456789abcdef"
-INCREMENT = {"counter": "incrementButtonTapped"}
+from cluster_support import INCREMENT, Stream, database, post, start, stop_all
+
 SESSIONS = 6
 FIRST_ROUND = 12
 AFTER_KILL = 20
-
-
-def start(binary, database, data):
-    process = subprocess.Popen(
-        [binary, "--port", "0", "--database", database, "--durability", "strict", "--secret", SECRET,
-         "--data", data, "--actions-per-second", "10000", "--action-burst", "10000", "--log-level", "error"],
-        stdout=subprocess.PIPE, text=True)
-    line = process.stdout.readline().strip()
-    assert line.startswith("StoreHost serving "), line
-    return process, line.split()[2]
-
-
-class Stream(threading.Thread):
-    """Reads one session's event stream, recording every version it shows."""
-
-    def __init__(self, url, session):
-        super().__init__(daemon=True)
-        self.url, self.session = url, session
-        self.versions, self.counts, self.shared = [], [], []
-        self.stop = threading.Event()
-
-    def run(self):
-        headers = {"Authorization": "Bearer " + self.session["token"]}
-        with httpx.Client(timeout=httpx.Timeout(5, read=None)) as client:
-            with connect_sse(client, "GET", f"{self.url}/api/sessions/{self.session['id']}/events",
-                             headers=headers) as source:
-                for event in source.iter_sse():
-                    if event.event == "state":
-                        data = json.loads(event.data)
-                        self.versions.append(data["version"])
-                        self.counts.append(data["state"]["counter"]["count"])
-                        self.shared.append(data["state"]["shared"]["count"])
-                    if self.stop.is_set():
-                        return
-
-    def wait_for(self, version, seconds=15):
-        deadline = time.time() + seconds
-        while time.time() < deadline:
-            if self.versions and self.versions[-1] >= version:
-                return
-            time.sleep(0.02)
-        raise AssertionError(f"stream on {self.url} stopped at {self.versions[-1:]} before {version}")
-
-
-def post(client, url, session):
-    response = client.post(f"{url}/api/sessions/{session['id']}/actions", json=INCREMENT,
-                           headers={"Authorization": "Bearer " + session["token"]})
-    assert response.status_code == 202, (response.status_code, response.text)
-    return response.json()["version"]
-
-
-def database(command):
-    """Runs a function of scripts/postgres-temp.sh on the test's database."""
-    subprocess.run(["bash", "-c", f"source scripts/postgres-temp.sh && {command}"], check=True)
 
 
 def outage(client, urls, sessions, streams):
@@ -249,14 +192,7 @@ def main():
             assert time.time() - started < 2, "a drained process's session waited for its lease to expire"
         print("ok: after SIGTERM, the last process took every session over at once")
     finally:
-        for process, _ in processes:
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-        for process, _ in processes:
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        stop_all(processes)
         shutil.rmtree(data, ignore_errors=True)
 
 

@@ -3,8 +3,9 @@
 Needs Debian `chromium` + `chromium-driver` and PyPI `selenium` (installed by .ci/run), and
 `.build/debug/storehost`, which scripts/test builds before running this file. The tests run
 in file order against one server and share one browser: a count, todos, a second browser
-for the shared counter, screenshots of every page (artifacts/screenshots/), and last a
-server restart the page must recover from by itself.
+for the shared counter, fresh browsers for several tabs at once, screenshots of every page
+(artifacts/screenshots/), then an ended session and last a server restart the page must
+recover from by itself, with no click lost or applied twice.
 """
 
 import os
@@ -22,8 +23,10 @@ import pytest
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -126,8 +129,8 @@ def new_browser():
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                      "--no-first-run", "--disable-extensions", f"--window-size={DESKTOP[0]},{DESKTOP[1]}"):
         options.add_argument(argument)
-    # Each driver gets its own fresh profile, so its own cookie jar and localStorage:
-    # two drivers are two browsers, each with its own session.
+    # Each driver gets its own fresh profile, so its own cookie jar: two drivers are two
+    # browsers. (Tabs of one driver share the cookies, each with its own sessionStorage.)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(WAIT)
@@ -185,6 +188,39 @@ def client_state(driver):
     return driver.execute_script("return window.storehost.state")
 
 
+def session_id(driver):
+    return driver.execute_script("return window.storehost.sessionId")
+
+
+def pending_count(driver):
+    return driver.execute_script("return window.storehost.pendingCount")
+
+
+def count(driver):
+    return int(text_of(driver, "counter-count"))
+
+
+def click_times(driver, element_id, times):
+    """Clicks a button `times` times in one go, as fast as a page script can."""
+    driver.execute_script("for (let i = 0; i < arguments[1]; i++) document.getElementById(arguments[0]).click()",
+                          element_id, times)
+
+
+def open_tab(driver, url):
+    """Opens `url` in a new tab of `driver` and switches to it; returns its handle."""
+    driver.switch_to.new_window("tab")
+    driver.get(url)
+    return driver.current_window_handle
+
+
+def server_count(driver):
+    """The counter as the server has it now, read by this page with its cookie."""
+    return driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch('/api/sessions/' + window.storehost.sessionId).then(r => r.json())"
+        ".then(s => done(s.state.counter.count), e => done(String(e)));")
+
+
 # MARK: Tests
 
 
@@ -199,7 +235,7 @@ def test_counter_click_changes_the_count(server, browser):
     browser.find_element(By.ID, "counter-increment").click()
     wait_for_text(browser, "counter-count", str(before + 2))
 
-    # A reload resumes the same session (id in localStorage, token in the cookie).
+    # A reload resumes the same session (id in sessionStorage, token in the cookie).
     session = browser.execute_script("return window.storehost.sessionId")
     browser.refresh()
     wait_for_status(browser, "open")
@@ -255,6 +291,53 @@ def test_todos_add_toggle_filter_and_delete(server, browser):
     assert browser.find_element(By.ID, "todo-empty").is_displayed()
 
 
+def todo_titles(driver):
+    return [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#todo-list label")]
+
+
+def test_todos_edit_a_title_in_place(server, browser):
+    open_page(browser, server, "todos")
+    browser.find_element(By.ID, "todo-new").send_keys("Bread", Keys.ENTER)
+    wait(browser, lambda d: todo_titles(d) == ["Bread"], "the to-do never appeared")
+
+    def edit_field():
+        return wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#todo-list .todo-edit-field"),
+                    "no edit field appeared")
+
+    # Double-click, type, Enter: saved through the title binding.
+    ActionChains(browser).double_click(browser.find_element(By.CSS_SELECTOR, "#todo-list label")).perform()
+    field = edit_field()
+    assert field == browser.switch_to.active_element and field.get_attribute("value") == "Bread"
+    field.send_keys("Rye bread", Keys.ENTER)  # the title was selected, so typing replaces it
+    wait(browser, lambda d: todo_titles(d) == ["Rye bread"], "Enter did not save the new title")
+    assert [t["title"] for t in client_state(browser)["todos"]["todos"]] == ["Rye bread"]
+    assert browser.find_elements(By.CSS_SELECTOR, ".todo-edit-field") == []
+
+    # Escape cancels: the next save is the next version.
+    version = browser.execute_script("return window.storehost.version")
+    ActionChains(browser).double_click(browser.find_element(By.CSS_SELECTOR, "#todo-list label")).perform()
+    edit_field().send_keys("Cake", Keys.ESCAPE)
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, ".todo-edit-field") == [], "Escape left the field open")
+    assert todo_titles(browser) == ["Rye bread"]
+
+    # The pencil button does the same from the keyboard, and gets the focus back.
+    edit = browser.find_element(By.CSS_SELECTOR, "#todo-list .todo-edit")
+    assert edit.get_attribute("aria-label") == "Edit “Rye bread”"
+    browser.execute_script("arguments[0].focus()", edit)
+    edit.send_keys(Keys.ENTER)
+    edit_field().send_keys("Sourdough", Keys.ENTER)
+    wait(browser, lambda d: todo_titles(d) == ["Sourdough"], "the keyboard edit was not saved")
+    assert browser.switch_to.active_element.get_attribute("class") == "btn-icon todo-edit"
+    assert browser.execute_script("return window.storehost.version") == version + 1, "Escape sent something"
+
+    # An empty title deletes the to-do.
+    browser.switch_to.active_element.send_keys(Keys.ENTER)
+    edit_field().send_keys(Keys.BACKSPACE, Keys.ENTER)
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#todo-list li") == [], "an empty title did not delete")
+    assert client_state(browser)["todos"]["todos"] == []
+    assert browser.switch_to.active_element.get_attribute("id") == "todo-new"
+
+
 def test_number_fact_shows_loading_then_a_fact(server, browser):
     open_page(browser, server, "number-fact")
     browser.find_element(By.ID, "fact-increment").click()
@@ -297,13 +380,18 @@ def test_session_named_in_the_url(server, browser, second_browser):
     wait_for_status(browser, "open")
     assert browser.execute_script("return window.storehost.sessionId") == own
 
-    # A session this browser holds no token for (or that does not exist) is replaced by a
-    # new one, and the URL follows.
+    # A session this browser holds no token for is not replaced behind the user's back: the
+    # page says it has ended. A new one starts on request, and the URL follows.
     second_browser.get(f"{server.url}/?session={own}#/counter")
+    wait_for_status(second_browser, "ended")
+    assert second_browser.find_element(By.ID, "ended").is_displayed()
+    assert session_id(second_browser) is None
+    second_browser.find_element(By.ID, "ended-restart").click()
     wait_for_status(second_browser, "open")
-    replacement = second_browser.execute_script("return window.storehost.sessionId")
-    assert replacement != own
+    replacement = session_id(second_browser)
+    assert replacement not in (None, own)
     assert f"session={replacement}" in second_browser.current_url
+    assert session_id(browser) == own
 
 
 def test_debug_page_logs_actions_in_order(server, browser):
@@ -320,6 +408,114 @@ def test_debug_page_logs_actions_in_order(server, browser):
     change = next(i for i, text in enumerate(texts) if i > action and "/counter/count" in text)
     assert f"v{version}" in texts[change]
     assert '"count"' in text_of(browser, "debug-state")
+
+
+def test_tabs_keep_their_sessions_when_one_starts_a_new_one(server, second_browser):
+    # One browser, three tabs, each its own session (one cookie per session).
+    tabs = {}
+    for name, clicks in (("a", 1), ("b", 2), ("c", 3)):
+        handle = open_tab(second_browser, f"{server.url}/#/counter")
+        wait_for_status(second_browser, "open")
+        wait_for_text(second_browser, "counter-count", "0")
+        click_times(second_browser, "counter-increment", clicks)
+        wait_for_text(second_browser, "counter-count", str(clicks))
+        tabs[name] = (handle, session_id(second_browser))
+    assert len({session for _, session in tabs.values()}) == 3, tabs
+
+    # "New session" in tab b.
+    second_browser.switch_to.window(tabs["b"][0])
+    open_page(second_browser, server, "debug")
+    second_browser.find_element(By.ID, "debug-new-session").click()
+    wait(second_browser, expected_conditions.alert_is_present(), "no confirmation was asked")
+    second_browser.switch_to.alert.accept()
+    wait(second_browser, lambda d: session_id(d) not in (None, tabs["b"][1]), "no new session started")
+    wait_for_status(second_browser, "open")
+    open_page(second_browser, server, "counter")
+    wait_for_text(second_browser, "counter-count", "0")
+    tabs["b"] = (tabs["b"][0], session_id(second_browser))
+
+    # The others kept theirs, and each tab's clicks go to its own session.
+    for name, before in (("a", 1), ("b", 0), ("c", 3)):
+        handle, session = tabs[name]
+        second_browser.switch_to.window(handle)
+        wait_for_status(second_browser, "open")
+        assert session_id(second_browser) == session, f"tab {name} changed sessions"
+        wait_for_text(second_browser, "counter-count", str(before))
+        second_browser.find_element(By.ID, "counter-increment").click()
+        wait_for_text(second_browser, "counter-count", str(before + 1))
+        assert server_count(second_browser) == before + 1
+
+
+def test_two_tabs_opened_together_on_a_first_visit(server, second_browser):
+    # A fresh browser opens two tabs at once: both create sessions at the same moment.
+    blank = second_browser.current_window_handle
+    second_browser.execute_script("window.open(arguments[0]); window.open(arguments[0])", f"{server.url}/#/counter")
+    wait(second_browser, lambda d: len(d.window_handles) == 3, "the two tabs did not open")
+    tabs = [handle for handle in second_browser.window_handles if handle != blank]
+    sessions = []
+    for handle in tabs:
+        second_browser.switch_to.window(handle)
+        wait_for_status(second_browser, "open")
+        sessions.append(session_id(second_browser))
+    assert None not in sessions and sessions[0] != sessions[1], sessions
+
+    # After a reload each tab still has its session, and both work.
+    for clicks, (handle, session) in enumerate(zip(tabs, sessions), start=1):
+        second_browser.switch_to.window(handle)
+        second_browser.refresh()
+        wait_for_status(second_browser, "open")
+        assert session_id(second_browser) == session
+        click_times(second_browser, "counter-increment", clicks)
+        wait_for_text(second_browser, "counter-count", str(clicks))
+    for clicks, handle in enumerate(tabs, start=1):
+        second_browser.switch_to.window(handle)
+        assert server_count(second_browser) == clicks
+
+
+def test_presence_counts_the_tabs_on_a_session(server, second_browser):
+    open_page(second_browser, server, "counter")
+    first = second_browser.current_window_handle
+    session = session_id(second_browser)
+
+    def wait_for_presence(expected):
+        wait(second_browser,
+             lambda d: d.find_element(By.CSS_SELECTOR, '.presence [data-presence="session"]').text == expected,
+             f"the header never read {expected!r}")
+
+    wait_for_presence("1 tab on this session")
+    # A page left for another (kept in the back/forward cache) stops counting, and counts
+    # again once it is back.
+    second_browser.get(f"{server.url}/?session={session}#/counter")
+    wait_for_status(second_browser, "open")
+    wait_for_presence("1 tab on this session")
+    second_browser.back()
+    wait_for_presence("1 tab on this session")
+    assert session_id(second_browser) == session
+    second_browser.find_element(By.ID, "counter-increment").click()
+    wait_for_text(second_browser, "counter-count", "1")  # its stream is live again
+
+    # "Open in another tab" joins this session in a new tab.
+    second_browser.find_element(By.CSS_SELECTOR, "footer [data-open-tab]").click()
+    wait(second_browser, lambda d: len(d.window_handles) == 2, "no tab opened")
+    second = next(handle for handle in second_browser.window_handles if handle != first)
+    second_browser.switch_to.window(second)
+    open_page(second_browser, server, "shared")
+    assert session_id(second_browser) == session
+    wait_for_presence("2 tabs on this session")
+    presence = second_browser.execute_script("return window.storehost.presence")
+    assert presence["session"] == 2 and presence["everyone"] >= 2, presence
+    watching = second_browser.find_element(By.ID, "shared-watching")
+    wait(second_browser, lambda d: re.fullmatch(r"\d+ watching the shared counter right now", watching.text),
+         f"the Shared page reads {watching.text!r}")
+
+    second_browser.switch_to.window(first)
+    wait_for_presence("2 tabs on this session")
+    second_browser.find_element(By.ID, "counter-increment").click()
+    second_browser.switch_to.window(second)
+    wait(second_browser, lambda d: client_state(d)["counter"]["count"] == 2, "the other tab did not see the click")
+    second_browser.close()
+    second_browser.switch_to.window(first)
+    wait_for_presence("1 tab on this session")
 
 
 def set_viewport(driver, size, mobile, dark=False):
@@ -377,38 +573,86 @@ def test_no_errors_in_the_console_so_far(browser):
     assert errors == [], errors
 
 
-def test_a_gone_session_is_replaced_by_a_new_one(server, browser):
+def test_an_ended_session_says_so_and_a_new_one_starts_on_request(server, browser):
     open_page(browser, server, "counter")
-    old = browser.execute_script("return window.storehost.sessionId")
+    old = session_id(browser)
     # End the session behind the page's back, as an idle eviction would.
     answer = browser.execute_async_script(
         "const done = arguments[arguments.length - 1];"
         "fetch('/api/sessions/' + arguments[0], {method: 'DELETE'}).then(r => done(r.status), e => done(String(e)));",
         old)
     assert answer == 204, answer
-    wait(browser, lambda d: d.execute_script("return window.storehost.sessionId") not in (None, old),
-         "the page did not create a new session")
+    wait_for_status(browser, "ended")
+    notice = browser.find_element(By.ID, "ended")
+    assert notice.is_displayed() and "This session has ended" in notice.text
+    assert browser.switch_to.active_element.get_attribute("id") == "ended-restart"
+    assert browser.execute_script("return document.getElementById('main').inert") is True
+    assert session_id(browser) == old, "the ended session was replaced"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SCREENSHOTS / "ended-desktop.png"))
+
+    browser.find_element(By.ID, "ended-restart").click()
     wait_for_status(browser, "open")
+    assert session_id(browser) not in (None, old)
+    assert not notice.is_displayed()
     wait_for_text(browser, "counter-count", "0")
     browser.find_element(By.ID, "counter-increment").click()
     wait_for_text(browser, "counter-count", "1")
-    assert browser.execute_script("return localStorage.getItem('storehost.session')") != old
+    assert browser.execute_script("return sessionStorage.getItem('storehost.session')") == session_id(browser)
 
 
-def test_page_recovers_after_a_server_restart(server, browser):
+def test_clicks_during_a_restart_and_past_the_rate_limit_are_applied_once(server, browser):
+    # A second tab whose session never changed must survive the restart too.
+    main_tab = browser.current_window_handle
+    open_tab(browser, f"{server.url}/#/counter")
+    wait_for_status(browser, "open")
+    untouched = session_id(browser)
+    browser.close()
+    browser.switch_to.window(main_tab)
+
     open_page(browser, server, "counter")
-    session = browser.execute_script("return window.storehost.sessionId")
-    before = int(text_of(browser, "counter-count"))
+    session = session_id(browser)
+    before = count(browser)
 
-    server.stop()
+    # The first two answers get lost on their way back, as when a connection drops just after
+    # the server applied the send: the page sends it again (with the same key).
+    browser.execute_script("""
+        const fetch = window.fetch;
+        let lose = 2;
+        window.fetch = async (url, init) => {
+          const answer = await fetch(url, init);
+          if (String(url).endsWith('/actions') && answer.status === 202 && lose-- > 0) throw new TypeError('lost');
+          return answer;
+        };""")
+    # 50 clicks at once: past the burst of 40, so some wait out a 429 (Retry-After).
+    click_times(browser, "counter-increment", 50)
+    assert pending_count(browser) > 0
+    server.stop()  # while the queue is being sent
     wait(browser, lambda d: status(d) in ("reconnecting", "connecting"), "the page did not notice the server stopped")
     assert text_of(browser, "connection-text") != "Live"
+    # Clicks while the server is down wait in the queue, and the page says so.
+    for _ in range(10):
+        browser.find_element(By.ID, "counter-increment").click()
+    banner = browser.find_element(By.ID, "offline-banner")
+    assert banner.is_displayed()
+    waiting = pending_count(browser)
+    assert waiting >= 10
+    wait(browser, lambda d: f"Your {waiting} changes will be sent" in banner.text, f"the banner reads {banner.text!r}")
+    assert text_of(browser, "pending") == f"Sending {waiting}…"
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SCREENSHOTS / "reconnecting-desktop.png"))
     server.start()
 
     wait_for_status(browser, "open")
-    browser.find_element(By.ID, "counter-increment").click()
-    wait_for_text(browser, "counter-count", str(before + 1))
-    assert browser.execute_script("return window.storehost.sessionId") == session, \
-        "the session did not survive the restart"
+    wait(browser, lambda d: pending_count(d) == 0, "the queued clicks were never all answered")
+    assert session_id(browser) == session, "the session did not survive the restart"
+    wait_for_text(browser, "counter-count", str(before + 60))
+    assert server_count(browser) == before + 60, "a click was lost or applied twice"
+    assert not browser.find_element(By.ID, "pending").is_displayed()
+    assert not banner.is_displayed()
+
+    open_tab(browser, f"{server.url}/?session={untouched}#/counter")
+    wait_for_status(browser, "open")
+    assert session_id(browser) == untouched, "a session never changed was lost in the restart"
+    browser.close()
+    browser.switch_to.window(main_tab)

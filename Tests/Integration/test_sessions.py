@@ -188,6 +188,30 @@ def test_cookie_requests_must_pass_csrf_checks(server):
     status, _ = act(server, session, {"counter": "incrementButtonTapped"},
                     headers=[cookie, JSON, f"Origin: http://127.0.0.1:{server.port}"])
     assert status == 202
+    for site in ("cross-site", "same-site"):
+        status, body = act(server, session, {"counter": "incrementButtonTapped"},
+                           headers=[cookie, JSON, f"Sec-Fetch-Site: {site}"])
+        assert status == 403 and error_code(body) == "csrf_rejected"
+    status, _ = act(server, session, {"counter": "incrementButtonTapped"},
+                    headers=[cookie, JSON, "Sec-Fetch-Site: same-origin"])
+    assert status == 202
+    _, state = get_state(server, session)
+    assert state["state"]["counter"]["count"] == 3
+
+
+def test_each_session_gets_a_cookie_for_its_own_path_and_several_can_be_held(server):
+    one, headers = create(server)
+    two, _ = create(server)
+    assert f"Path=/api/sessions/{one['id']};" in headers["set-cookie"][0]
+    # Sent both cookies (a browser sends only the one whose path matches), each session
+    # accepts its own; another session's token alone is refused.
+    both = f"Cookie: storehost_token={two['token']}; storehost_token={one['token']}"
+    for session in (one, two):
+        status, _ = act(server, session, {"counter": "incrementButtonTapped"}, headers=[both, JSON])
+        assert status == 202
+    status, _ = act(server, one, {"counter": "incrementButtonTapped"},
+                    headers=[f"Cookie: storehost_token={two['token']}", JSON])
+    assert status == 401
 
 
 def test_unknown_session_is_404(server):
@@ -306,6 +330,35 @@ def test_events_start_with_a_snapshot_then_follow_changes(server):
     assert data == {"version": 1, "state": get_state(server, session)[1]["state"]}
 
 
+def test_presence_counts_the_streams_of_the_session_and_of_the_server(server):
+    import queue
+    import threading
+    session, _ = create(server)
+    url = f"{server.url}/api/sessions/{session['id']}/events?presence=1"
+    first = subprocess.Popen(
+        ["curl", "-sS", "-N", "--max-time", "10", "-H", f"Authorization: Bearer {session['token']}", url],
+        stdout=subprocess.PIPE, text=True)
+    seen = queue.Queue()
+
+    def collect():
+        for line in first.stdout:
+            if line.startswith("data:") and '"session"' in line:
+                seen.put(json.loads(line.partition(":")[2]))
+    threading.Thread(target=collect, daemon=True).start()
+    try:
+        assert seen.get(timeout=5)["session"] == 1
+        events = read_events(url, session["token"], 2)
+        assert [event for event, _, _ in events] == ["state", "presence"]
+        second = events[1][2]
+        assert second["session"] == 2 and second["everyone"] >= 2
+        assert seen.get(timeout=5)["session"] == 2
+        # The second stream went away: the first hears of it.
+        assert seen.get(timeout=5)["session"] == 1
+    finally:
+        first.kill()
+        first.wait()
+
+
 def test_patches_carry_only_the_change(server):
     import jsonpatch
     session, _ = create(server)
@@ -349,6 +402,25 @@ def test_a_restarted_server_resumes_every_session():
         _, state = get_state(server, two)
         assert state["version"] == 1 and state["state"]["todos"]["newTodoText"] == "Bread"
         assert act(server, one, {"counter": "incrementButtonTapped"}) == (202, {"version": 4})
+    finally:
+        server.stop()
+
+
+def test_a_running_timer_keeps_ticking_after_a_restart():
+    server = StorehostServer().start()
+    try:
+        session, _ = create(server)
+        assert act(server, session, {"timer": "toggleButtonTapped"})[0] == 202
+        server.restart()
+        # The host sends the demo's sessionResumed action; its timer starts again.
+        start = get_state(server, session)[1]["state"]["timer"]["secondsElapsed"]
+        deadline = time.monotonic() + 10
+        seconds = start
+        while seconds < start + 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+            seconds = get_state(server, session)[1]["state"]["timer"]["secondsElapsed"]
+        _, state = get_state(server, session)
+        assert state["state"]["timer"]["isRunning"] and seconds >= start + 2
     finally:
         server.stop()
 

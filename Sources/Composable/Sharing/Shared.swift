@@ -44,7 +44,13 @@ public struct Shared<Value: Sendable>: Sendable {
   /// The key is resolved with the current dependencies (its storage and, for session-scoped
   /// keys, the session id), so create it inside the store's initial state or reducer.
   public init(wrappedValue: @autoclosure () -> Value, _ key: some SharedKey<Value>) {
-    self.init(reference: SharedRegistry.box(for: key, default: wrappedValue, save: { key.save($0) }))
+    let storing: SharedBox<Value>.Storing =
+      if let atomic = key as? any AtomicSharedKey<Value> {
+        .update { current, change in try atomic.update(from: current, change) }
+      } else {
+        .save { key.save($0) }
+      }
+    self.init(reference: SharedRegistry.box(for: key, default: wrappedValue, storing: storing))
   }
 
   /// The value stored under a key that has its own default: `@Shared(.users) var users`.

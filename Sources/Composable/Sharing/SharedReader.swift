@@ -23,7 +23,7 @@ public struct SharedReader<Value: Sendable>: Sendable {
 
   /// The value stored under `key`, or `wrappedValue` when nothing is stored yet.
   public init(wrappedValue: @autoclosure () -> Value, _ key: some SharedReaderKey<Value>) {
-    self.init(reference: SharedRegistry.box(for: key, default: wrappedValue, save: nil))
+    self.init(reference: SharedRegistry.box(for: key, default: wrappedValue, storing: .none))
   }
 
   /// The value stored under a key that has its own default.

@@ -12,6 +12,8 @@ final class Connection: @unchecked Sendable {
     var keepAlive: Bool
     var minorVersion: Int
     var start: ContinuousClock.Instant
+    /// Where the handler ran; an event stream's closure runs there too.
+    var placement: Router.Placement = .eventLoop
   }
 
   private static let lingerTime = Duration.seconds(2)
@@ -124,8 +126,15 @@ final class Connection: @unchecked Sendable {
   func startDraining() {
     if stream != nil {
       endStream()
+      return
+    }
+    let actions = machine.startDraining()
+    // An idle keep-alive connection has no answer in flight that a reset could cut short:
+    // it closes at once instead of lingering, so idle clients do not hold up the drain.
+    if actions == [.close] && !hasPendingOutput {
+      closeNow()
     } else {
-      perform(machine.startDraining())
+      perform(actions)
     }
   }
 
@@ -206,7 +215,9 @@ final class Connection: @unchecked Sendable {
     let keepAlive = head.keepAlive && !loop.core.state.isDraining
     inFlight = InFlight(
       method: head.method, path: target.path, keepAlive: keepAlive, minorVersion: head.minorVersion, start: loop.now)
-    switch loop.core.router.resolve(request) {
+    let resolution = loop.core.router.resolve(request)
+    if case .handler(_, _, let placement) = resolution { inFlight?.placement = placement }
+    switch resolution {
     case .answer(let response):
       // Answered from the loop's queue rather than here, so pipelined requests do not nest.
       requestTask = Task(executorPreference: loop.executor) { self.deliver(response) }
@@ -252,9 +263,17 @@ final class Connection: @unchecked Sendable {
       loop.startedStreaming(token)
       loop.core.state.eventStreamCount.add(1, ordering: .relaxed)
       if case .eventStream(let run) = response.body {
-        streamTask = Task {
-          await run(stream)
-          loop.execute { self.endStream() }
+        switch request.placement {
+        case .eventLoop:
+          streamTask = Task(executorPreference: loop.executor) {
+            await run(stream)
+            self.endStream()
+          }
+        case .sharedPool:
+          streamTask = Task {
+            await run(stream)
+            loop.execute { self.endStream() }
+          }
         }
       } else if case .openEventStream(let open) = response.body {
         open(stream)
@@ -393,7 +412,9 @@ final class Connection: @unchecked Sendable {
   private func beginClose() {
     // A TLS session must send close_notify before the socket half-closes; keep it simple
     // and close TLS connections at once.
-    if inputEnded || transport.isTLS {
+    // While the server drains, answers say `Connection: close`: with nothing unread there is
+    // no reset to fear, and a lingering connection would hold up the drain.
+    if inputEnded || transport.isTLS || (loop.core.state.isDraining && !hasUnreadInput) {
       closeNow()
       return
     }
@@ -401,6 +422,12 @@ final class Connection: @unchecked Sendable {
     lingerDeadline = loop.now + Self.lingerTime
     readingPaused = false
     setInterest(.read)
+  }
+
+  /// Whether the client sent bytes not read yet.
+  private var hasUnreadInput: Bool {
+    var byte: UInt8 = 0
+    return recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
   }
 
   /// Lets go of the stream and its frames, and counts it as ended.

@@ -1,8 +1,9 @@
 /// Routes the listener's notifications: session versions to the streams, shared values to
-/// their cache.
+/// their cache; and keeps this process's liveness lock on the listener's connection.
 struct ClusterNotifications: PostgresListener.Handler {
   let followers: SessionFollowers
   let sharedValues: ClusterSharedValues
+  let liveness: ProcessLiveness
 
   /// The channels this handler understands.
   static let channels = [PostgresSchema.sessionChannel, PostgresSchema.sharedChannel]
@@ -15,8 +16,13 @@ struct ClusterNotifications: PostgresListener.Handler {
     }
   }
 
-  func resynchronize(on connection: PostgresConnection) {
+  func resynchronize(on connection: PostgresConnection) throws(PostgresError) {
+    try liveness.acquire(on: connection)
     followers.resynchronize(on: connection)
     sharedValues.resynchronize(on: connection)
+  }
+
+  func disconnected() {
+    liveness.lost()
   }
 }

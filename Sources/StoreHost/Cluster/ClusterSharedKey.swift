@@ -9,9 +9,11 @@ import Foundation
 /// @Shared(ClusterSharedKey<Int>(key: "visitors", values: cluster.sharedValues)) var visitors = 0
 /// ```
 ///
-/// Values are saved whole, as JSON: when two processes change a value at the same moment,
-/// the last commit wins everywhere.
-public struct ClusterSharedKey<Value: Codable & Sendable>: SharedKey {
+/// Values are saved whole, as JSON. A change made with `withLock` is applied to the latest
+/// stored value by compare-and-set, so changes made at once through several processes all
+/// count (``AtomicSharedKey``); while the database is unreachable, a change applies to this
+/// process's value and is written once it is back, the last write winning.
+public struct ClusterSharedKey<Value: Codable & Sendable>: AtomicSharedKey {
   /// What a cluster key refers to: a key of one process's shared values.
   public struct ID: Hashable, Sendable {
     let values: ObjectIdentifier
@@ -39,6 +41,19 @@ public struct ClusterSharedKey<Value: Codable & Sendable>: SharedKey {
     } catch {
       reportIssue("Could not encode \(Value.self) for the cluster shared key \"\(key)\": \(error)")
     }
+  }
+
+  public func update(from current: Value, _ change: (inout Value) throws -> Void) rethrows -> Value {
+    let encoder = JSONEncoder()
+    var updated = current
+    _ = try values.update(key, current: String(decoding: (try? encoder.encode(current)) ?? Data(), as: UTF8.self)) {
+      stored in
+      var value = (try? JSONDecoder().decode(Value.self, from: Data(stored.utf8))) ?? current
+      try change(&value)
+      updated = value
+      return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
+    }
+    return updated
   }
 
   public func subscribe(_ didChange: @escaping @Sendable (Value) -> Void) -> SharedSubscription {

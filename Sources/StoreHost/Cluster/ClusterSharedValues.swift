@@ -70,6 +70,84 @@ public final class ClusterSharedValues: Sendable {
     if startWriting { Task { await write(key) } }
   }
 
+  /// Applies `change` to the latest value under `key` and stores the result, atomically for
+  /// the cluster: written only if the stored version is still the one `change` saw, else run
+  /// again on the fresher value. Blocks the caller for the database round trips. `current`
+  /// stands for the value when none is stored. While the database is unreachable, the
+  /// change applies to the cached value and is written later, like ``set(_:forKey:)``.
+  /// - Returns: The value stored.
+  public func update(_ key: String, current: String, _ change: (String) throws -> String) rethrows -> String {
+    precondition(!key.contains("\n"), "a shared key holds no newline")
+    var seen = values.withLock { $0.entries[key] } ?? Entry(version: 0, value: current)
+    for _ in 0..<Self.maxUpdateAttempts {
+      let value = try change(seen.value)
+      switch storeIfUnchanged(value, forKey: key, expecting: seen) {
+      case .stored(let version):
+        values.withLock { values in
+          if version > values.entries[key]?.version ?? 0 { values.entries[key] = Entry(version: version, value: value) }
+        }
+        return value
+      case .changed(let fresher):
+        seen = fresher
+      case .unreachable:
+        set(value, forKey: key)
+        return value
+      }
+    }
+    let value = try change(seen.value)
+    set(value, forKey: key)
+    return value
+  }
+
+  /// Writers racing for one key that many times in a row: the change is then written as a
+  /// plain set.
+  private static let maxUpdateAttempts = 32
+
+  private enum Attempt: Sendable {
+    case stored(version: Int)
+    case changed(Entry)
+    case unreachable
+  }
+
+  /// Stores `value` under `key` if the stored version is still the one of `seen` (0: nothing
+  /// stored), announcing it at commit; else returns the stored entry.
+  private func storeIfUnchanged(_ value: String, forKey key: String, expecting seen: Entry) -> Attempt {
+    let expected = seen.version
+    let processID = processID
+    do {
+      return try pool.runBlocking { connection -> Attempt in
+        try connection.execute("BEGIN")
+        do {
+          let rows =
+            expected == 0
+            ? try connection.execute(
+              "INSERT INTO storehost_shared (key, value, version) VALUES ($1, $2, 1) ON CONFLICT DO NOTHING RETURNING version",
+              [key, value])
+            : try connection.execute(
+              "UPDATE storehost_shared SET value = $2, version = version + 1 WHERE key = $1 AND version = $3 RETURNING version",
+              [key, value, String(expected)])
+          guard let version = rows.first?.first.flatMap({ $0 }).flatMap({ Int($0) }) else {
+            let fresh = try connection.execute("SELECT version, value FROM storehost_shared WHERE key = $1", [key]).first
+            try connection.execute("ROLLBACK")
+            guard let fresh, let version = fresh[0].flatMap({ Int($0) }), let stored = fresh[1] else {
+              return .changed(Entry(version: 0, value: seen.value))
+            }
+            return .changed(Entry(version: version, value: stored))
+          }
+          let payload = SharedValueNotification(processID: processID, version: version, key: key, value: value).payload
+          try connection.execute("SELECT pg_notify('\(PostgresSchema.sharedChannel)', $1)", [payload])
+          try connection.execute("COMMIT")
+          return .stored(version: version)
+        } catch {
+          _ = try? connection.execute("ROLLBACK")
+          throw error
+        }
+      }
+    } catch {
+      return .unreachable
+    }
+  }
+
   /// Calls `didChange` with each value another process sets under `key`, until cancelled.
   /// - Returns: Ends the subscription.
   public func subscribe(_ key: String, didChange: @escaping @Sendable (String) -> Void) -> @Sendable () -> Void {

@@ -6,8 +6,8 @@ import Synchronization
 /// A save joins the waiting list; while fewer than `maxTransactions` batches are being
 /// written, a pool thread is asked to write one. That thread takes every waiting save (up
 /// to ``maxBatch``), writes each with its own fenced statement inside one transaction, commits,
-/// answers them, and takes the next batch until none waits. A session has at most one save
-/// in flight (its flush loop waits for each), so batches never race on one session.
+/// answers them, and takes the next batch until none waits. Saves of one session in batches
+/// written at once are fenced by version: an older one changes nothing.
 final class PostgresSaveBatcher: Sendable {
   /// The most saves in one transaction.
   static let maxBatch = 256
@@ -110,9 +110,11 @@ final class PostgresSaveBatcher: Sendable {
     for (save, outcome) in zip(batch, outcomes) { save.continuation.resume(with: outcome) }
   }
 
-  /// Takes up to ``maxBatch`` waiting saves; when none waits, this writer stops.
+  /// Takes up to ``maxBatch`` waiting saves, ordered by session id; when none waits, this
+  /// writer stops. Every batch locks its rows in that one order, so batches written at once
+  /// never deadlock on each other (a shared change saves every session holding the value).
   private func takeBatch() -> [Save] {
-    waiting.withLock { waiting in
+    waiting.withLock { waiting -> [Save] in
       guard !waiting.saves.isEmpty else {
         waiting.writers -= 1
         return []
@@ -121,6 +123,7 @@ final class PostgresSaveBatcher: Sendable {
       waiting.saves.removeFirst(batch.count)
       return batch
     }
+    .sorted { $0.id.rawValue < $1.id.rawValue }
   }
 
   /// Stops this writer without a connection: fails every waiting save with `error`.

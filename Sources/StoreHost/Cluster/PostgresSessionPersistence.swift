@@ -60,7 +60,7 @@ public final class PostgresSessionPersistence: SessionPersistence {
 
   public func loadAll() async throws -> [SessionSnapshot] {
     try await pool.run { connection in
-      try connection.execute("SELECT id, version, state, created_at, last_active_at FROM storehost_sessions")
+      try connection.execute("SELECT id, version, state, created_at, last_active_at, answers FROM storehost_sessions")
         .map(SessionSnapshot.init(row:))
     }
   }
@@ -74,40 +74,44 @@ public final class PostgresSessionPersistence: SessionPersistence {
     let state = String(decoding: snapshot.state, as: UTF8.self)
     let payload = SessionNotification.payload(id: snapshot.id, version: snapshot.version, state: state)
     let lastActive = String(snapshot.lastActiveAt.timeIntervalSince1970)
+    let answers = snapshot.answers.storedJSON.map { String(decoding: $0, as: UTF8.self) }
     if snapshot.version == 0 {
       try await batcher.save(
         snapshot.id, sql: Self.insert,
         parameters: [
           snapshot.id.rawValue, state, String(snapshot.createdAt.timeIntervalSince1970), lastActive, processID,
-          payload,
+          payload, answers,
         ])
     } else {
       try await batcher.save(
         snapshot.id, sql: Self.update,
-        parameters: [snapshot.id.rawValue, String(snapshot.version), state, lastActive, processID, payload])
+        parameters: [snapshot.id.rawValue, String(snapshot.version), state, lastActive, processID, payload, answers])
     }
   }
 
-  /// Creates a session at version 0, owned by this process, and announces it at commit.
+  /// Creates a session at version 0, owned by this process, and announces it at commit; saved
+  /// again at version 0 (with new answers), it updates the row while this process owns it.
   /// Returns a row when it saved. Parameters: id, state, created_at, last_active_at, owner,
-  /// notification payload.
+  /// notification payload, answers.
   static let insert = """
     WITH saved AS (
-      INSERT INTO storehost_sessions (id, version, state, created_at, last_active_at, owner)
-      VALUES ($1, 0, $2, $3, $4, $5)
-      ON CONFLICT (id) DO NOTHING
+      INSERT INTO storehost_sessions (id, version, state, created_at, last_active_at, owner, answers)
+      VALUES ($1, 0, $2, $3, $4, $5, $7)
+      ON CONFLICT (id) DO UPDATE SET last_active_at = excluded.last_active_at, answers = excluded.answers
+      WHERE storehost_sessions.owner = $5 AND storehost_sessions.version = 0
       RETURNING id)
     SELECT pg_notify('\(PostgresSchema.sessionChannel)', $6) FROM saved
     """
 
-  /// Stores a newer version of a session this process owns, and announces it at commit.
-  /// Returns a row when it saved: never for a session taken over by another process or
-  /// deleted meanwhile, so a stalled former owner cannot overwrite or bring it back.
-  /// Parameters: id, version, state, last_active_at, owner, notification payload.
+  /// Stores a newer version of a session this process owns (or the same version with newer
+  /// answers), and announces it at commit. Returns a row when it saved: never for a session
+  /// taken over by another process or deleted meanwhile, so a stalled former owner cannot
+  /// overwrite or bring it back. Parameters: id, version, state, last_active_at, owner,
+  /// notification payload, answers.
   static let update = """
     WITH saved AS (
-      UPDATE storehost_sessions SET version = $2, state = $3, last_active_at = $4
-      WHERE id = $1 AND owner = $5 AND version < $2
+      UPDATE storehost_sessions SET version = $2, state = $3, last_active_at = $4, answers = $7
+      WHERE id = $1 AND owner = $5 AND version <= $2
       RETURNING id)
     SELECT pg_notify('\(PostgresSchema.sessionChannel)', $6) FROM saved
     """
@@ -135,14 +139,14 @@ public final class PostgresSessionPersistence: SessionPersistence {
 }
 
 extension SessionSnapshot {
-  /// A row of `id, version, state, created_at, last_active_at`.
+  /// A row of `id, version, state, created_at, last_active_at, answers`.
   init(row: [String?]) throws {
-    guard row.count == 5, let id = row[0].flatMap(SessionID.init), let version = row[1].flatMap({ Int($0) }),
+    guard row.count == 6, let id = row[0].flatMap(SessionID.init), let version = row[1].flatMap({ Int($0) }),
       let state = row[2], let created = row[3].flatMap({ Double($0) }), let active = row[4].flatMap({ Double($0) })
     else { throw SessionPersistenceError.invalidRecord("unreadable row in storehost_sessions") }
     self.init(
       id: id, version: version, state: Data(state.utf8), createdAt: Date(timeIntervalSince1970: created),
-      lastActiveAt: Date(timeIntervalSince1970: active))
+      lastActiveAt: Date(timeIntervalSince1970: active), answers: [RememberedAnswer](storedJSON: Data((row[5] ?? "").utf8)))
   }
 }
 

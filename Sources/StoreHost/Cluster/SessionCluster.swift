@@ -27,6 +27,7 @@ public final class SessionCluster: Sendable {
   /// Values shared by every process, by key (what a PostgreSQL-backed `SharedKey` uses).
   public let sharedValues: ClusterSharedValues
   let listener: PostgresListener
+  let liveness: ProcessLiveness
   let forwarder: RequestForwarder
   private struct Ownership {
     /// The sessions this process owns, each with when it took them.
@@ -36,6 +37,10 @@ public final class SessionCluster: Sendable {
   }
 
   private let ownership = Mutex(Ownership())
+  /// Per session, the process whose forwarded requests came last, and how many in a row.
+  private let forwardStreaks = Mutex<[SessionID: (process: String, count: Int)]>([:])
+  /// Forwarded requests in a row from one process after which a session is handed to it.
+  static let handoverStreak = 3
 
   /// Starts listening for the announcements of every process on `persistence`'s database.
   public init(persistence: PostgresSessionPersistence, eventHistoryLength: Int) {
@@ -45,10 +50,15 @@ public final class SessionCluster: Sendable {
     self.followers = followers
     let sharedValues = ClusterSharedValues(pool: persistence.pool, processID: persistence.processID)
     self.sharedValues = sharedValues
+    let liveness = ProcessLiveness(processID: persistence.processID)
+    self.liveness = liveness
     self.listener = PostgresListener(
       url: persistence.pool.url, channels: ClusterNotifications.channels,
-      handler: ClusterNotifications(followers: followers, sharedValues: sharedValues))
+      handler: ClusterNotifications(followers: followers, sharedValues: sharedValues, liveness: liveness))
     self.forwarder = RequestForwarder(processID: persistence.processID)
+    // Without the lock, other processes may take this one's sessions at any moment: stop
+    // trusting the lease until a database call renews it.
+    liveness.whenLost { [weak self] in self?.ownership.withLock { $0.validUntil = .now } }
   }
 
   /// A fresh id for this process: its pid (for people reading the tables) and 64 random bits
@@ -63,8 +73,10 @@ public final class SessionCluster: Sendable {
   /// How long a takeover may wait for a dead owner's lease to run out.
   var takeoverWait: Duration { leases.leaseDuration + .seconds(2) }
 
-  /// Registers this process's address, starts its lease and loads the shared values.
+  /// Takes this process's liveness lock, registers its address, starts its lease and loads
+  /// the shared values.
   func join(advertising address: String) async throws {
+    await liveness.waitUntilHeld()
     let start = ContinuousClock.now
     try await leases.register(address: address)
     extendLease(renewedAt: start)
@@ -86,6 +98,26 @@ public final class SessionCluster: Sendable {
   /// Forgets a session this process gave up or lost.
   func didRelease(_ id: SessionID) {
     ownership.withLock { _ = $0.sessions.removeValue(forKey: id) }
+    forwardStreaks.withLock { _ = $0.removeValue(forKey: id) }
+  }
+
+  /// Records that this process served a request for `id`, forwarded by `process` (`nil`:
+  /// it came straight here). Returns that process when the last ``handoverStreak`` requests
+  /// all came from it: a load balancer routes the session there, so it should own it.
+  func noteServed(_ id: SessionID, forwardedBy process: String?) -> String? {
+    forwardStreaks.withLock { streaks in
+      guard let process else {
+        streaks[id] = nil
+        return nil
+      }
+      let count = streaks[id]?.process == process ? streaks[id]!.count + 1 : 1
+      guard count < Self.handoverStreak else {
+        streaks[id] = nil
+        return process
+      }
+      streaks[id] = (process, count)
+      return nil
+    }
   }
 
   /// Renews this process's lease once.
@@ -108,6 +140,8 @@ public final class SessionCluster: Sendable {
   }
 
   private func extendLease(renewedAt start: ContinuousClock.Instant) {
+    // Without the liveness lock, other processes may take any session at once.
+    guard liveness.isHeld else { return }
     let validUntil = start + leases.leaseDuration - Self.leaseSafetyMargin
     ownership.withLock { $0.validUntil = max($0.validUntil, validUntil) }
   }

@@ -42,22 +42,35 @@ final class SessionFollowers: Sendable {
   /// A first client subscribes through the listener's thread: the session's row is read
   /// there, ordered with the notifications, so no version falls between the read and the
   /// stream.
+  /// A client resuming at a version this process has not heard of yet (its notifications
+  /// lag behind the owner's commits) waits until the session's row is read, so it never
+  /// goes back to an older version.
   /// - Returns: The fanout and the client's id, or `nil` when there is no such session.
   /// - Throws: ``HTTPError/databaseUnavailable()`` while the listener has no connection.
   func connect(
-    _ id: SessionID, listener: PostgresListener, _ sink: any EventSink, patches: Bool, log: Bool,
-    lastEventID: Int?, onEnd: @escaping @Sendable () -> Void
+    _ id: SessionID, listener: PostgresListener, _ sink: any EventSink, patches: Bool, log: Bool, presence: Bool,
+    everyone: Int, lastEventID: Int?, onEnd: @escaping @Sendable () -> Void
   ) async throws -> (fanout: EventFanout, client: UInt64)? {
+    if let lastEventID, let fanout = fanouts.withLock({ $0[id] }), fanout.latest.version < lastEventID {
+      await catchUp(id, fanout: fanout, listener: listener)
+    }
     while true {
       let connected = fanouts.withLock { fanouts -> (EventFanout, UInt64)? in
         guard let fanout = fanouts[id],
-          let client = fanout.connect(sink, patches: patches, log: log, lastEventID: lastEventID, onEnd: onEnd)
+          let client = fanout.connect(
+            sink, patches: patches, log: log, presence: presence, everyone: everyone, lastEventID: lastEventID,
+            onEnd: onEnd)
         else { return nil }
         return (fanout, client)
       }
       if let connected { return connected }
       guard try await subscribe(id, listener: listener) else { return nil }
     }
+  }
+
+  /// Tells every followed session's presence watchers how many streams this process has open.
+  func updateEveryone(_ count: Int) {
+    for fanout in fanouts.withLock({ Array($0.values) }) { fanout.updateEveryone(count) }
   }
 
   /// Removes a client; the last one to leave ends the subscription.
@@ -115,10 +128,22 @@ final class SessionFollowers: Sendable {
     }
   }
 
+  /// Reads the session's row on the listener's thread, in order with the notifications, and
+  /// publishes it when it is newer than what the fanout has.
+  private func catchUp(_ id: SessionID, fanout: EventFanout, listener: PostgresListener) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      listener.submit { [self] connection in
+        if let connection { refresh(id, fanout: fanout, on: connection) }
+        continuation.resume()
+      }
+    }
+  }
+
   /// Publishes the row's version, or ends the streams when the session is gone.
   private func refresh(_ id: SessionID, fanout: EventFanout, on connection: PostgresConnection) {
     do {
       guard let row = try Self.readRow(id, on: connection) else { return end(id, fanout: fanout) }
+      guard row.version > fanout.latest.version else { return }
       publish(id: id, version: row.version, state: row.state, to: fanout)
     } catch {
       // The connection broke: the listener reconnects and resynchronizes every fanout.

@@ -25,6 +25,7 @@ extension SessionHost {
         for id in await cluster.renewLeases() {
           if let session = session(id) { drop(session) }
         }
+        await adoptOrphans()
       }
     }
     renewalTask.withLock { $0 = task }
@@ -49,7 +50,7 @@ extension SessionHost {
   func placeSession(_ request: Request) async throws -> Placement {
     guard let cluster else { return .local(try authorizedSession(request)) }
     guard let id = request.parameters["id"].flatMap(SessionID.init) else { throw HTTPError.sessionNotFound() }
-    _ = try Authentication.authenticate(request, for: id, with: tokenSigner)
+    let credential = try Authentication.authenticate(request, for: id, with: tokenSigner)
     let deadline = ContinuousClock.now + cluster.takeoverWait
     while true {
       if let session = session(id) {
@@ -70,9 +71,10 @@ extension SessionHost {
         throw HTTPError.sessionNotFound()
       case .ownedElsewhere(let address):
         guard request.headers[RequestForwarder.forwardedHeader] == nil else { throw HTTPError.sessionMoved() }
-        if let address, let token = Self.token(of: request) {
+        if let address {
           do {
-            let response = try await cluster.forwarder.forward(request, token: token, to: address)
+            let response = try await cluster.forwarder.forward(request, token: credential.token, to: address)
+            metrics.requestsForwarded.add(1, ordering: .relaxed)
             if !Self.isMoved(response) { return .forwarded(response) }
           } catch .outcomeUnknown {
             throw HTTPError.ownerLost()
@@ -81,7 +83,7 @@ extension SessionHost {
           }
         }
         guard ContinuousClock.now < deadline else { throw HTTPError.ownerUnavailable() }
-        try await Task.sleep(for: .milliseconds(200))
+        try await Task.sleep(for: .milliseconds(100))
       }
     }
   }
@@ -101,11 +103,7 @@ extension SessionHost {
   func register(_ session: Session<State, Action>, in cluster: SessionCluster) async throws {
     let start = ContinuousClock.now
     do {
-      let published = session.events.latest
-      try await persistence.save(
-        SessionSave(
-          id: session.id, version: published.version, createdAt: session.createdAt, lastActiveAt: Date(),
-          encodeState: { try published.json() }))
+      try await session.saveCurrent()
     } catch {
       drop(session)
       throw HTTPError.databaseUnavailable()
@@ -141,20 +139,48 @@ extension SessionHost {
     cluster?.didRelease(session.id)
   }
 
+  /// Hands `session` over to the process that forwards its requests, once this answer is
+  /// out, when a load balancer routes the session to that process (see
+  /// ``SessionCluster/noteServed(_:forwardedBy:)``): it takes the session over on its next
+  /// request, and later actions skip the hop.
+  func handOverIfRoutedElsewhere(_ session: Session<State, Action>, after request: Request) {
+    guard let cluster,
+      let successor = cluster.noteServed(session.id, forwardedBy: request.headers[RequestForwarder.forwardedHeader])
+    else { return }
+    Task {
+      try? await session.flush()
+      drop(session)
+      try? await cluster.leases.handOver(session.id, to: successor)
+    }
+  }
+
+  /// Takes over, a batch at a time, the recently active sessions that no live process
+  /// serves (their owner died or drained): each is rebuilt from its durable state and sent
+  /// the host's resumed action, so its effects (a running timer) go on without waiting for
+  /// its user's next request.
+  func adoptOrphans() async {
+    guard let cluster else { return }
+    let start = ContinuousClock.now
+    guard
+      let orphans = try? await cluster.leases.adoptOrphans(
+        limit: Self.orphansPerRound, activeWithin: configuration.limits.idleTimeout)
+    else { return }
+    for snapshot in orphans {
+      guard session(snapshot.id) == nil, let session = try? session(restoring: snapshot) else { continue }
+      let kept = adoptSession(session)
+      if kept !== session { session.end() }
+      cluster.didAcquire(snapshot.id, at: start)
+    }
+  }
+
+  /// Orphaned sessions taken over per lease renewal.
+  private static var orphansPerRound: Int { 64 }
+
   /// Saves an idle session's latest state and gives up its lease.
   func release(_ session: Session<State, Action>) async {
     try? await session.flush()
     drop(session)
     try? await cluster?.leases.release(session.id)
-  }
-
-  /// The token a request authenticated with, from its Authorization header or its cookie.
-  private static func token(of request: Request) -> String? {
-    if let authorization = request.headers["Authorization"] {
-      let parts = authorization.split(separator: " ", maxSplits: 1)
-      return parts.count == 2 ? String(parts[1]) : nil
-    }
-    return request.cookie(Authentication.cookieName)
   }
 
   /// Whether the owner answered that the session left it meanwhile.

@@ -42,15 +42,23 @@ extension SessionHost {
     }
     let options = EventStreamRequest(request)
     let retry = Int(configuration.eventStreamRetry.secondsValue * 1000)
-    return .eventStream(onOpen: { stream in
+    if options.presence { startReportingPresence() }
+    return .eventStream(onOpen: { [self] stream in
       stream.retry(milliseconds: retry)
-      Task {
+      Task { [self] in
+        let everyone = openStreams.add(1, ordering: .relaxed).newValue
         guard
           let (fanout, client) = try? await followers.connect(
-            id, listener: cluster.listener, stream, patches: options.patches, log: false,
-            lastEventID: options.lastEventID, onEnd: { stream.finish() })
-        else { return stream.finish() }
-        stream.onClose { followers.disconnect(id, fanout: fanout, client: client) }
+            id, listener: cluster.listener, stream, patches: options.patches, log: false, presence: options.presence,
+            everyone: everyone, lastEventID: options.lastEventID, onEnd: { stream.finish() })
+        else {
+          openStreams.subtract(1, ordering: .relaxed)
+          return stream.finish()
+        }
+        stream.onClose { [self] in
+          openStreams.subtract(1, ordering: .relaxed)
+          followers.disconnect(id, fanout: fanout, client: client)
+        }
       }
     })
   }

@@ -1,14 +1,17 @@
 import Foundation
 
 /// Which process owns each session: `storehost_sessions.owner`, valid while that process's
-/// heartbeat in `storehost_processes` is fresh.
+/// heartbeat in `storehost_processes` is fresh and it holds its liveness lock
+/// (``ProcessLiveness``).
 ///
 /// One process at a time owns a session: it alone reduces the session's actions and runs its
 /// effects. The lease is the process's, not each session's: a process keeps all its sessions
 /// by renewing one heartbeat row every ``renewalInterval``. A heartbeat older than
 /// ``defaultLeaseDuration`` (the owner died, hung, or lost the database) lets any other
-/// process take over any of its sessions from their last durable state. A process that drains
-/// gives its sessions up, so others take over at once. Heartbeat times are the database's
+/// process take over any of its sessions from their last durable state, and so does a free
+/// liveness lock: a killed process's sessions are taken over as soon as the database noticed
+/// its connection closed. A process that drains gives its sessions up, so others take over
+/// at once. Heartbeat times are the database's
 /// clock, so process clocks need not agree.
 ///
 /// Renewing a heartbeat touches one row whatever the number of sessions, and takes no lock a
@@ -47,10 +50,20 @@ public final class SessionLeases: Sendable {
     try await pool.run { [processID] connection in
       try connection.execute(
         """
-        INSERT INTO storehost_processes (id, address, heartbeat_at) VALUES ($1, $2, now())
-        ON CONFLICT (id) DO UPDATE SET address = excluded.address, heartbeat_at = now()
+        INSERT INTO storehost_processes (id, address, heartbeat_at, holds_lock) VALUES ($1, $2, now(), true)
+        ON CONFLICT (id) DO UPDATE SET address = excluded.address, heartbeat_at = now(), holds_lock = true
         """, [processID, address])
     }
+  }
+
+  /// Whether the process `owner` (a column of the query) is gone: its heartbeat aged past
+  /// the lease (`$LEASE`), or it held its liveness lock and that lock is free now.
+  private static func ownerIsGone(_ owner: String, lease: String) -> String {
+    """
+    NOT EXISTS (
+      SELECT 1 FROM storehost_processes p WHERE p.id = \(owner) AND p.heartbeat_at > now() - \(lease)::interval
+      AND NOT (p.holds_lock AND pg_try_advisory_xact_lock(\(PostgresSchema.livenessLockSpace), hashtext(p.id))))
+    """
   }
 
   /// Takes the session if its owner's lease ran out (or it has none, or it is this process),
@@ -61,9 +74,8 @@ public final class SessionLeases: Sendable {
         """
         WITH beat AS (UPDATE storehost_processes SET heartbeat_at = now() WHERE id = $2)
         UPDATE storehost_sessions s SET owner = $2
-        WHERE id = $1 AND (owner IS NULL OR owner = $2 OR NOT EXISTS (
-          SELECT 1 FROM storehost_processes p WHERE p.id = s.owner AND p.heartbeat_at > now() - $3::interval))
-        RETURNING id, version, state, created_at, last_active_at
+        WHERE id = $1 AND (owner IS NULL OR owner = $2 OR \(Self.ownerIsGone("s.owner", lease: "$3")))
+        RETURNING id, version, state, created_at, last_active_at, answers
         """, [id.rawValue, processID, leaseDuration.postgresInterval])
       if let row = taken.first { return .acquired(try SessionSnapshot(row: row)) }
       let owner = try connection.execute(
@@ -80,7 +92,7 @@ public final class SessionLeases: Sendable {
   func durableSnapshot(_ id: SessionID) async throws -> SessionSnapshot? {
     try await pool.run { connection in
       try connection.execute(
-        "SELECT id, version, state, created_at, last_active_at FROM storehost_sessions WHERE id = $1",
+        "SELECT id, version, state, created_at, last_active_at, answers FROM storehost_sessions WHERE id = $1",
         [id.rawValue]
       ).first.map(SessionSnapshot.init(row:))
     }
@@ -100,6 +112,34 @@ public final class SessionLeases: Sendable {
         "DELETE FROM storehost_processes WHERE heartbeat_at < now() - interval '\(Self.deadProcessRetention)'")
       let rows = try connection.execute("SELECT id FROM storehost_sessions WHERE owner = $1", [processID])
       return Set(rows.compactMap { $0.first.flatMap { $0 }.flatMap(SessionID.init) })
+    }
+  }
+
+  /// Takes up to `limit` sessions that nobody serves: released by a draining process, or
+  /// owned by one that is gone; only those active within `recently`, which their users may
+  /// still be watching. Their effects stopped with their owner: adopting them resumes them.
+  /// - Returns: Their durable states.
+  func adoptOrphans(limit: Int, activeWithin recently: Duration) async throws -> [SessionSnapshot] {
+    try await pool.run { [processID, leaseDuration] connection in
+      try connection.execute(
+        """
+        UPDATE storehost_sessions SET owner = $1 WHERE id IN (
+          SELECT id FROM storehost_sessions s
+          WHERE (owner IS NULL OR (owner <> $1 AND \(Self.ownerIsGone("s.owner", lease: "$2"))))
+          AND last_active_at > extract(epoch FROM now()) - $3
+          LIMIT $4 FOR UPDATE SKIP LOCKED)
+        RETURNING id, version, state, created_at, last_active_at, answers
+        """,
+        [processID, leaseDuration.postgresInterval, String(recently.secondsValue), String(limit)]
+      ).map(SessionSnapshot.init(row:))
+    }
+  }
+
+  /// Gives one session to the process `successor`, which takes it up on its next request.
+  func handOver(_ id: SessionID, to successor: String) async throws {
+    try await pool.run { [processID] connection in
+      try connection.execute(
+        "UPDATE storehost_sessions SET owner = $3 WHERE id = $1 AND owner = $2", [id.rawValue, processID, successor])
     }
   }
 

@@ -19,6 +19,8 @@ final class EventFanout: Sendable {
     let patches: Bool
     /// Whether the client also wants `action` events.
     let log: Bool
+    /// Whether the client also wants `presence` events.
+    let presence: Bool
     /// The last version queued for this client; it has or will get it.
     var lastQueued: Int?
     let onEnd: @Sendable () -> Void
@@ -38,7 +40,18 @@ final class EventFanout: Sendable {
     var clients: [Client] = []
     var nextClientID: UInt64 = 0
     var logWatchers = 0
+    var presenceWatchers = 0
+    /// The event streams open on the whole server, as last told (``updateEveryone(_:)``).
+    var everyone = 0
     var isClosed = false
+
+    /// Sends a `presence` event to the clients that asked for them.
+    func tellPresence() {
+      guard presenceWatchers > 0 else { return }
+      let frame = EventFrame(
+        event: "presence", data: Array(#"{"session":\#(clients.count),"everyone":\#(everyone)}"#.utf8))
+      for client in clients where client.presence { _ = client.sink.send(frame) }
+    }
   }
 
   private let historyLength: Int
@@ -60,6 +73,16 @@ final class EventFanout: Sendable {
 
   /// Whether any client watches the action log.
   var hasLogWatchers: Bool { fanout.withLock { $0.logWatchers > 0 } }
+
+  /// Takes the number of event streams open on the whole server; the clients watching
+  /// presence hear of a change.
+  func updateEveryone(_ count: Int) {
+    fanout.withLock { fanout in
+      guard fanout.everyone != count else { return }
+      fanout.everyone = count
+      fanout.tellPresence()
+    }
+  }
 
   /// Sends an `action` event to the clients watching the action log. Best effort: a client
   /// that is behind misses log entries, never state.
@@ -120,18 +143,21 @@ final class EventFanout: Sendable {
 
   /// Adds a client and sends what it is missing: nothing when `lastEventID` is the latest
   /// version, a patch from `lastEventID` when the recent versions lead from it to the
-  /// latest, else the latest state. `onEnd` is called once if the fanout closes while the
-  /// client watches.
+  /// latest, else the latest state. With `presence`, the client also gets a `presence`
+  /// event now and whenever the number of this session's clients, or `everyone` (the
+  /// streams open on the server, counting this one), changes. `onEnd` is called once if the
+  /// fanout closes while the client watches.
   /// - Returns: The client's id, for ``disconnect(_:)``; `nil` if the fanout is closed.
   func connect(
-    _ sink: any EventSink, patches: Bool, log: Bool = false, lastEventID: Int?,
-    onEnd: @escaping @Sendable () -> Void
+    _ sink: any EventSink, patches: Bool, log: Bool = false, presence: Bool = false, everyone: Int = 0,
+    lastEventID: Int?, onEnd: @escaping @Sendable () -> Void
   ) -> UInt64? {
     fanout.withLock { fanout -> UInt64? in
       guard !fanout.isClosed else { return nil }
       let latest = fanout.latest
       var client = Client(
-        id: fanout.nextClientID, sink: sink, patches: patches, log: log, lastQueued: nil, onEnd: onEnd)
+        id: fanout.nextClientID, sink: sink, patches: patches, log: log, presence: presence, lastQueued: nil,
+        onEnd: onEnd)
       if let lastEventID, lastEventID == latest.version {
         client.lastQueued = latest.version
       } else if patches, let lastEventID, let patch = Self.patch(from: lastEventID, in: fanout.history),
@@ -145,7 +171,10 @@ final class EventFanout: Sendable {
       }
       defer { fanout.nextClientID += 1 }
       if log { fanout.logWatchers += 1 }
+      if presence { fanout.presenceWatchers += 1 }
       fanout.clients.append(client)
+      if presence { fanout.everyone = everyone }
+      fanout.tellPresence()
       return client.id
     }
   }
@@ -154,7 +183,10 @@ final class EventFanout: Sendable {
   func disconnect(_ id: UInt64) {
     fanout.withLock { fanout in
       guard let index = fanout.clients.firstIndex(where: { $0.id == id }) else { return }
-      if fanout.clients.remove(at: index).log { fanout.logWatchers -= 1 }
+      let client = fanout.clients.remove(at: index)
+      if client.log { fanout.logWatchers -= 1 }
+      if client.presence { fanout.presenceWatchers -= 1 }
+      fanout.tellPresence()
     }
   }
 
@@ -165,6 +197,7 @@ final class EventFanout: Sendable {
       defer {
         fanout.clients = []
         fanout.logWatchers = 0
+        fanout.presenceWatchers = 0
       }
       return fanout.clients
     }

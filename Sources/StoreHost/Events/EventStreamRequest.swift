@@ -1,15 +1,18 @@
 import HTTP
 
 /// What a client asks of a session's event stream: patches or full states, the action log,
-/// and the version it already has (`Last-Event-ID`, or `?lastEventId=` for a new stream).
+/// presence counts, and the version it already has (`Last-Event-ID`, or `?lastEventId=` for
+/// a new stream).
 struct EventStreamRequest {
   let patches: Bool
   let log: Bool
+  let presence: Bool
   let lastEventID: Int?
 
   init(_ request: Request) {
     patches = request.queryItem("patch") == "1"
     log = request.queryItem("log") == "1"
+    presence = request.queryItem("presence") == "1"
     lastEventID = (request.headers["Last-Event-ID"] ?? request.queryItem("lastEventId")).flatMap { Int($0) }
   }
 }

@@ -53,6 +53,25 @@ extension HTTPError {
     }
   }
 
+  static func invalidIdempotencyKey(maxLength: Int) -> HTTPError {
+    HTTPError(
+      status: 400, code: "invalid_idempotency_key",
+      message: "An Idempotency-Key is 1 to \(maxLength) characters of A-Z, a-z, 0-9 and -_.:~+/=.")
+  }
+
+  static func idempotencyKeyReused() -> HTTPError {
+    HTTPError(
+      status: 422, code: "idempotency_key_reused",
+      message: "This Idempotency-Key was sent before with another body; use a new key for a new request.")
+  }
+
+  static func idempotencyKeyInUse() -> HTTPError {
+    HTTPError(
+      status: 409, code: "idempotency_key_in_use",
+      message: "A request with this Idempotency-Key is being answered; send it again shortly.",
+      headers: ["Retry-After": "1"])
+  }
+
   static func rateLimited(retryAfter: Duration?, _ message: String) -> HTTPError {
     var headers: HTTPHeaders = [:]
     if let retryAfter {
@@ -71,6 +90,12 @@ extension HTTPError {
     HTTPError(
       status: 503, code: "shutting_down", message: "The server is shutting down; try again shortly.",
       headers: ["Retry-After": "2"])
+  }
+
+  static func sessionNotSaved() -> HTTPError {
+    HTTPError(
+      status: 503, code: "not_durable", message: "The new session could not be saved; try again shortly.",
+      headers: ["Retry-After": "1"])
   }
 
   static func notDurable() -> HTTPError {

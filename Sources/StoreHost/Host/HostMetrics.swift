@@ -8,6 +8,8 @@ final class HostMetrics: Sendable {
   let actionRequestsRejected = Atomic<Int>(0)
   /// Actions refused because the state they would leave passes the size limit.
   let changesRefused = Atomic<Int>(0)
+  /// Requests sent on to the process that owns their session (in a cluster).
+  let requestsForwarded = Atomic<Int>(0)
   /// Seconds from receiving an action request to answering it.
   let actionLatency = Histogram(bounds: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5])
 }

@@ -30,7 +30,7 @@ extension SessionHost {
       Array(#"{"id":"\#(session.id)","token":"\#(token)","version":\#(version),"state":"#.utf8) + state + [UInt8(ascii: "}")],
       status: 201)
     response.headers.add(
-      "Set-Cookie", Authentication.cookie(for: token, secure: configuration.secureCookies))
+      "Set-Cookie", Authentication.cookie(for: token, session: session.id, secure: configuration.secureCookies))
     return response
   }
 
@@ -48,7 +48,11 @@ extension SessionHost {
     let started = ContinuousClock.now
     do {
       let response = try await applyActions(request)
-      metrics.actionLatency.observe((ContinuousClock.now - started).secondsValue)
+      if response.status >= 400 {
+        metrics.actionRequestsRejected.add(1, ordering: .relaxed)
+      } else {
+        metrics.actionLatency.observe((ContinuousClock.now - started).secondsValue)
+      }
       return response
     } catch {
       metrics.actionRequestsRejected.add(1, ordering: .relaxed)
@@ -68,6 +72,22 @@ extension SessionHost {
       throw HTTPError.payloadTooLarge(
         "An actions body may hold at most \(limits.maxActionBodyBytes) bytes.")
     }
+    defer { handOverIfRoutedElsewhere(session, after: request) }
+    guard let key = try IdempotencyKey.of(request) else {
+      do {
+        return try await apply(request, to: session).response
+      } catch let failure as ActionsNotDurable {
+        throw failure.error
+      }
+    }
+    return try await answerOnce(request, key: key, session: session) { try await apply(request, to: session) }
+  }
+
+  /// Decodes the request's actions and sends them to the session's store, in order: 202
+  /// `{"version"}`, or the refusal of a change past the size limit (413) with the actions
+  /// before it applied. With strict durability, answers once the version it reports is saved.
+  private func apply(_ request: Request, to session: Session<State, Action>) async throws -> AppliedActions {
+    let limits = configuration.limits
     let actions: [Action]
     do {
       actions = try ActionDecoding.decodeClientActions(Action.self, from: request.body)
@@ -89,28 +109,31 @@ extension SessionHost {
         "This session runs \(limits.maxRunningEffectsPerSession) effects already; wait for some to finish.")
     }
     var tasks: [StoreTask] = []
+    var refusal: HTTPError?
     for action in actions {
       let task = session.store.send(action)
       guard !task.isRefused else {
-        metrics.actionsApplied.add(tasks.count, ordering: .relaxed)
         metrics.changesRefused.add(1, ordering: .relaxed)
-        throw HTTPError.changeRefused(session.lastRefusal, applied: tasks.count, version: session.version)
+        refusal = HTTPError.changeRefused(session.lastRefusal, applied: tasks.count, version: session.version)
+        break
       }
       tasks.append(task)
     }
-    metrics.actionsApplied.add(actions.count, ordering: .relaxed)
-    if request.queryItem("wait") == "effects" {
+    metrics.actionsApplied.add(tasks.count, ordering: .relaxed)
+    if refusal == nil && request.queryItem("wait") == "effects" {
       await waitForEffects(tasks)
     }
     let version = session.version
+    let applied = AppliedActions(
+      response: refusal?.response ?? jsonResponse(#"{"version":\#(version)}"#, status: 202), version: version)
     if configuration.durability == .strict {
       do {
         try await session.waitUntilDurable(version)
       } catch {
-        throw notDurable(session)
+        throw ActionsNotDurable(applied: applied, error: notDurable(session))
       }
     }
-    return jsonResponse(#"{"version":\#(version)}"#, status: 202)
+    return applied
   }
 
   /// `GET /api/sessions/{id}/events`: the session's state as Server-Sent Events.
@@ -125,14 +148,20 @@ extension SessionHost {
     session.touch()
     let options = EventStreamRequest(request)
     let retry = Int(configuration.eventStreamRetry.secondsValue * 1000)
-    return .eventStream(onOpen: { stream in
+    if options.presence { startReportingPresence() }
+    return .eventStream(onOpen: { [self] stream in
       stream.retry(milliseconds: retry)
+      let everyone = openStreams.add(1, ordering: .relaxed).newValue
       guard
         let client = session.events.connect(
-          stream, patches: options.patches, log: options.log, lastEventID: options.lastEventID,
-          onEnd: { stream.finish() })
-      else { return stream.finish() }
-      stream.onClose {
+          stream, patches: options.patches, log: options.log, presence: options.presence, everyone: everyone,
+          lastEventID: options.lastEventID, onEnd: { stream.finish() })
+      else {
+        openStreams.subtract(1, ordering: .relaxed)
+        return stream.finish()
+      }
+      stream.onClose { [self] in
+        openStreams.subtract(1, ordering: .relaxed)
         session.events.disconnect(client)
         session.touch()
       }
@@ -161,6 +190,7 @@ extension SessionHost {
       ("storehost_actions_total", "counter", "Actions applied.", metrics.actionsApplied.load(ordering: .relaxed)),
       ("storehost_action_requests_rejected_total", "counter", "Action requests answered with an error.", metrics.actionRequestsRejected.load(ordering: .relaxed)),
       ("storehost_changes_refused_total", "counter", "Actions refused because the state would pass --max-state-bytes.", metrics.changesRefused.load(ordering: .relaxed)),
+      ("storehost_requests_forwarded_total", "counter", "Requests sent on to the process owning their session.", metrics.requestsForwarded.load(ordering: .relaxed)),
       ("storehost_effects_running", "gauge", "Effects running in all sessions.", sessions.reduce(0) { $0 + $1.store.runningEffectCount }),
       ("storehost_event_stream_clients", "gauge", "Event stream clients watching sessions.", sessions.reduce(0) { $0 + $1.events.clientCount } + (cluster?.followers.totalClientCount ?? 0)),
       ("storehost_http_connections", "gauge", "Open HTTP connections.", server.openConnections),

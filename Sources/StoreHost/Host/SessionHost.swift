@@ -43,11 +43,17 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   /// Builds each session's store. Not `@Sendable` because reducer types need not be; it
   /// only builds fresh values from the reducer closure, so calling it from any task is safe.
   nonisolated(unsafe) private let makeStore: StoreFactory<State, Action>
+  /// Sent to a session's store when it is rebuilt from its saved state (see ``init(configuration:persistence:cluster:tokenSigner:initialState:reducer:withDependencies:resumedAction:)``).
+  private let resumedAction: Action?
   private let prepareDependencies: @Sendable (inout DependencyValues) -> Void
   private let sessions = Mutex<[SessionID: Session<State, Action>]>([:])
   private let evictionTask = Mutex<Task<Void, Never>?>(nil)
   /// Renews this process's lease in a cluster (see ``joinCluster(advertising:)``).
   let renewalTask = Mutex<Task<Void, Never>?>(nil)
+  /// Event streams open on this host's sessions: the `everyone` of `presence` events.
+  let openStreams = Atomic<Int>(0)
+  /// Tells presence watchers of changes of ``openStreams`` (see ``startReportingPresence()``).
+  private let presenceTask = Mutex<Task<Void, Never>?>(nil)
   /// Where the sessions' `.inMemory(_, scope: .session)` shared values live.
   let inMemoryStorage: InMemoryStorage
 
@@ -57,6 +63,10 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   ///   - cluster: Set to share sessions with other processes through PostgreSQL; `persistence`
   ///     must then be the cluster's ``PostgresSessionPersistence``.
   ///   - prepareDependencies: Dependencies of every session's store (clients, clocks).
+  ///   - resumedAction: Sent to a session's store each time the session is rebuilt from its
+  ///     saved state in a process (after a restart, or when another process of a cluster
+  ///     takes it over). Effects do not outlive their process: handle this action to start
+  ///     again what should keep running, such as a timer that was on.
   public init<Feature: Reducer<State, Action>>(
     configuration: SessionHostConfiguration = SessionHostConfiguration(),
     persistence: any SessionPersistence,
@@ -64,9 +74,11 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     tokenSigner: SessionTokenSigner,
     initialState: @escaping @autoclosure @Sendable () -> State,
     reducer: @escaping () -> Feature,
-    withDependencies prepareDependencies: @escaping @Sendable (inout DependencyValues) -> Void = { _ in }
+    withDependencies prepareDependencies: @escaping @Sendable (inout DependencyValues) -> Void = { _ in },
+    resumedAction: Action? = nil
   ) {
     self.configuration = configuration
+    self.resumedAction = resumedAction
     self.persistence = persistence
     self.cluster = cluster
     self.tokenSigner = tokenSigner
@@ -117,6 +129,27 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     return restored.count
   }
 
+  /// Starts telling the sessions' presence watchers how many streams the host has open,
+  /// about once a second and only when the number changed; a stream's own session tells
+  /// it of its own clients at once. Started by the first stream that asks for presence.
+  func startReportingPresence() {
+    presenceTask.withLock { task in
+      guard task == nil else { return }
+      task = Task { [weak self] in
+        var reported = -1
+        while !Task.isCancelled, let host = self {
+          let count = host.openStreams.load(ordering: .relaxed)
+          if count != reported {
+            reported = count
+            for session in host.allSessions { session.events.updateEveryone(count) }
+            host.cluster?.followers.updateEveryone(count)
+          }
+          try? await Task.sleep(for: .seconds(1))
+        }
+      }
+    }
+  }
+
   /// Starts ending sessions idle for longer than ``SessionLimits/idleTimeout`` (no action,
   /// no open event stream), checking every tenth of that time.
   public func startEvictingIdleSessions() {
@@ -147,6 +180,7 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   /// and closes the persistence.
   public func shutdown() async {
     evictionTask.withLock { $0?.cancel() }
+    presenceTask.withLock { $0?.cancel() }
     let all = sessions.withLock { Array($0.values) }
     for session in all { try? await session.flush() }
     await leaveCluster()
@@ -155,14 +189,22 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
 
   // MARK: Sessions
 
-  /// A session at a saved snapshot's state and version; throws when the state no longer
-  /// decodes.
+  /// A session at a saved snapshot's state and version, sent ``resumedAction``; throws
+  /// when the state no longer decodes.
   func session(restoring snapshot: SessionSnapshot) throws -> Session<State, Action> {
-    try Session(
-      id: snapshot.id, version: snapshot.version, createdAt: snapshot.createdAt,
+    let session = try Session(
+      id: snapshot.id, version: snapshot.version, createdAt: snapshot.createdAt, restoredAnswers: snapshot.answers,
       limits: configuration.limits, persistence: persistence,
-      initialState: { try JSONDecoder().decode(State.self, from: snapshot.state) },
+      initialState: { [makeInitialState] in
+        // Decoded shared values are detached copies: the keyed ones of a fresh initial state
+        // take their places, so the session follows its keys again.
+        var restored = try JSONDecoder().decode(State.self, from: snapshot.state)
+        reattachSharedValues(&restored, from: makeInitialState())
+        return restored
+      },
       dependencies: dependencies(of: snapshot.id), makeStore: makeStore)
+    if let resumedAction { session.store.send(resumedAction) }
+    return session
   }
 
   /// The dependencies of a session's store: the host's, and the session's id.
@@ -205,7 +247,7 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   func createSession() async throws -> Session<State, Action> {
     let id = SessionID.random()
     let session = try Session(
-      id: id, version: 0, createdAt: Date(), limits: configuration.limits,
+      id: id, version: 0, createdAt: Date(), restoredAnswers: nil, limits: configuration.limits,
       persistence: persistence, initialState: makeInitialState,
       dependencies: dependencies(of: id), makeStore: makeStore)
     let added = sessions.withLock { sessions in
@@ -219,6 +261,13 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     }
     if let cluster {
       try await register(session, in: cluster)
+    } else {
+      do {
+        try await session.saveCurrent()
+      } catch {
+        await end(session)
+        throw HTTPError.sessionNotSaved()
+      }
     }
     metrics.sessionsCreated.add(1, ordering: .relaxed)
     return session

@@ -10,13 +10,19 @@ public struct SessionSnapshot: Hashable, Sendable {
   public var createdAt: Date
   /// The last action or connection, for idle eviction after a restart.
   public var lastActiveAt: Date
+  /// Answers to requests sent with an `Idempotency-Key`, none reporting a version past
+  /// ``version``.
+  public var answers: [RememberedAnswer]
 
-  public init(id: SessionID, version: Int, state: Data, createdAt: Date, lastActiveAt: Date) {
+  public init(
+    id: SessionID, version: Int, state: Data, createdAt: Date, lastActiveAt: Date, answers: [RememberedAnswer] = []
+  ) {
     self.id = id
     self.version = version
     self.state = state
     self.createdAt = createdAt
     self.lastActiveAt = lastActiveAt
+    self.answers = answers
   }
 }
 
@@ -31,29 +37,36 @@ public struct SessionSave: Sendable {
   public var lastActiveAt: Date
   /// Makes the state's compact JSON bytes.
   public let encodeState: @Sendable () throws -> [UInt8]
+  /// The session's remembered answers at this version, read when the save is written, so a
+  /// save written after an answer was given carries it.
+  public let answers: @Sendable () -> [RememberedAnswer]
 
   public init(
     id: SessionID, version: Int, createdAt: Date, lastActiveAt: Date,
-    encodeState: @escaping @Sendable () throws -> [UInt8]
+    encodeState: @escaping @Sendable () throws -> [UInt8],
+    answers: @escaping @Sendable () -> [RememberedAnswer] = { [] }
   ) {
     self.id = id
     self.version = version
     self.createdAt = createdAt
     self.lastActiveAt = lastActiveAt
     self.encodeState = encodeState
+    self.answers = answers
   }
 
   /// A save of `snapshot`, whose state is encoded already.
   public init(_ snapshot: SessionSnapshot) {
     let state = [UInt8](snapshot.state)
+    let answers = snapshot.answers
     self.init(
       id: snapshot.id, version: snapshot.version, createdAt: snapshot.createdAt, lastActiveAt: snapshot.lastActiveAt,
-      encodeState: { state })
+      encodeState: { state }, answers: { answers })
   }
 
-  /// The snapshot to store: the state encoded now.
+  /// The snapshot to store: the state encoded now, with the answers kept now.
   func snapshot() throws -> SessionSnapshot {
     SessionSnapshot(
-      id: id, version: version, state: Data(try encodeState()), createdAt: createdAt, lastActiveAt: lastActiveAt)
+      id: id, version: version, state: Data(try encodeState()), createdAt: createdAt, lastActiveAt: lastActiveAt,
+      answers: answers())
   }
 }

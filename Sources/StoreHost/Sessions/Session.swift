@@ -21,6 +21,7 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
   private let changes: SessionChanges<State>
   private let activity: Mutex<Activity>
   private let publishing = Mutex(Publishing())
+  private let idempotency: Mutex<IdempotencyLedger>
   private let observation: Mutex<StoreObservation?> = Mutex(nil)
 
   private struct Activity {
@@ -38,11 +39,14 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
   }
 
   /// A session whose store starts from `initialState()` at `version`; the state is made,
-  /// and the store runs, with `dependencies` applied.
+  /// and the store runs, with `dependencies` applied. `answers` are those restored with a
+  /// saved session (whose `version` is then durable); a new session has none and is not
+  /// saved until ``saveCurrent()``.
   init(
     id: SessionID,
     version: Int,
     createdAt: Date,
+    restoredAnswers answers: [RememberedAnswer]?,
     limits: SessionLimits,
     persistence: any SessionPersistence,
     initialState: () throws -> State,
@@ -65,7 +69,10 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
       Activity(
         lastActiveAt: Date(), lastActiveInstant: .now,
         rateLimit: TokenBucket(limits: limits, now: .now)))
-    publishing.withLock { $0.durableVersion = version }
+    publishing.withLock { $0.durableVersion = answers == nil ? version - 1 : version }
+    idempotency = Mutex(
+      IdempotencyLedger(
+        capacity: limits.idempotencyKeys, lifetime: limits.idempotencyKeyLifetime, answers: answers ?? []))
     let observation = store.observe { [weak self] snapshot in self?.stateDidChange(snapshot) }
     self.observation.withLock { $0 = observation }
   }
@@ -121,6 +128,35 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
       }
       if isDurable { continuation.resume() }
     }
+  }
+
+  /// Saves the latest published version now, with the answers kept so far: a new session
+  /// outlives a restart before any change, and an answer given after its version was saved
+  /// is saved too. Returns when the persistence took it (with strict durability, on disk).
+  func saveCurrent() async throws {
+    let published = events.latest
+    try await persistence.save(save(of: published))
+    markDurable(published.version, error: nil)
+  }
+
+  private func save(of published: PublishedState) -> SessionSave {
+    let version = published.version
+    return SessionSave(
+      id: id, version: version, createdAt: createdAt, lastActiveAt: activity.withLock { $0.lastActiveAt },
+      encodeState: { try published.json() },
+      answers: { [self] in idempotency.withLock { $0.answers(through: version) } })
+  }
+
+  // MARK: Idempotency keys
+
+  /// Admits an actions request sent with `key` and body `digest` (see ``IdempotencyLedger``).
+  func admitIdempotent(_ key: String, digest: String) -> IdempotencyLedger.Admission {
+    idempotency.withLock { $0.admit(key, digest: digest, now: Date()) }
+  }
+
+  /// Ends the request with `key`, remembering `answer` if it changed the session.
+  func finishIdempotent(_ key: String, answer: RememberedAnswer?) {
+    idempotency.withLock { $0.finish(key, answer: answer) }
   }
 
   /// Waits until every change so far is published and saved.
@@ -179,10 +215,7 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
       let published = PublishedState(
         version: version, patch: joinedPatch(of: batch), encode: { try latest.snapshot.encodedState(capacity: size + 64) })
       events.publish(published)
-      let save = SessionSave(
-        id: id, version: version, createdAt: createdAt, lastActiveAt: activity.withLock { $0.lastActiveAt },
-        encodeState: { try published.json() })
-      persistence.save(save) { [self] error in markDurable(version, error: error) }
+      persistence.save(save(of: published)) { [self] error in markDurable(version, error: error) }
     }
   }
 

@@ -9,7 +9,7 @@ final class RawClient: @unchecked Sendable {
   let fd: Int32
 
   /// Connects to 127.0.0.1:`port`; reads give up after `timeout` seconds.
-  init(port: Int, timeout: Double = 5, receiveBuffer: Int32? = nil) throws {
+  init(port: Int, timeout: Double = 15, receiveBuffer: Int32? = nil) throws {
     fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw RawClientError(description: "socket failed") }
     if var size = receiveBuffer {

@@ -205,6 +205,51 @@ import Testing
     await #expect(throws: SessionPersistenceError.unsupportedSchema(version: 99)) { try await database.open() }
   }
 
+  @Test func answersAreSavedWithTheirVersionAndLoadedBack() async throws {
+    let database = try TemporaryDatabase()
+    defer { database.remove() }
+    let persistence = try await database.open(.strict)
+    let id = SessionID.random()
+    let at = Date(timeIntervalSince1970: 1_700_000_000)
+    let answers = [
+      RememberedAnswer(key: "k1", bodyDigest: "d1", status: 202, body: #"{"version":1}"#, version: 1, answeredAt: at),
+      RememberedAnswer(key: "k2", bodyDigest: "d2", status: 413, body: #"{"error":{}}"#, version: 1, answeredAt: at),
+    ]
+    var saved = snapshot(id, version: 1)
+    saved.answers = answers
+    try await persistence.save(saved)
+    try await persistence.close()
+    let reopened = try await database.open()
+    #expect(try await reopened.loadAll() == [saved])
+    try await reopened.close()
+  }
+
+  @Test func aSchemaOneDatabaseGainsAnswersAndKeepsItsSessions() async throws {
+    let database = try TemporaryDatabase()
+    defer { database.remove() }
+    do {
+      let connection = try SQLiteConnection(path: database.path)
+      try connection.execute(
+        """
+        CREATE TABLE sessions (
+          id TEXT PRIMARY KEY NOT NULL, version INTEGER NOT NULL, state BLOB NOT NULL,
+          created_at_ms INTEGER NOT NULL, last_active_at_ms INTEGER NOT NULL);
+        INSERT INTO sessions VALUES ('AAAAAAAAAAAAAAAAAAAAAA', 3, '{}', 1700000000000, 1700000000000);
+        PRAGMA user_version=1;
+        """)
+    }
+    let persistence = try await database.open()
+    let loaded = try await persistence.loadAll()
+    #expect(loaded.map(\.version) == [3] && loaded.first?.answers == [])
+    var next = try #require(loaded.first)
+    next.version = 4
+    next.answers = [RememberedAnswer(key: "k", bodyDigest: "d", status: 202, body: "{}", version: 4, answeredAt: Date())]
+    try await persistence.save(next)
+    try await persistence.flush()
+    #expect(try await persistence.loadAll().first?.answers.map(\.key) == ["k"])
+    try await persistence.close()
+  }
+
   @Test func openingInAMissingDirectoryFails() async throws {
     await #expect(throws: SQLiteError.self) {
       try await SQLiteSessionPersistence.open(path: "/nonexistent-\(UUID().uuidString)/sessions.sqlite")

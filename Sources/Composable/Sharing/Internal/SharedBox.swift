@@ -8,6 +8,13 @@ class AnySharedBox: @unchecked Sendable {
   private let subscribers = Mutex(Subscribers())
   /// Grows by one with each change of the value.
   let generation = Atomic<UInt64>(0)
+  /// Whether the box is the value of a key (``SharedRegistry``), rather than a value of its
+  /// own (`Shared(0)`, or one decoded from JSON).
+  let isKeyed: Bool
+
+  init(isKeyed: Bool) {
+    self.isKeyed = isKeyed
+  }
 
   private struct Subscribers {
     var nextID: UInt64 = 0
@@ -72,15 +79,26 @@ struct SharedChange: Sendable {
 
 /// A root shared value: the value under a lock, with the key that loads and saves it.
 final class SharedBox<Value: Sendable>: AnySharedBox, SharedReference, @unchecked Sendable {
+  /// How changes reach the key's storage.
+  enum Storing: Sendable {
+    /// Not at all: a value without a key.
+    case none
+    /// The changed value is saved after each change.
+    case save(@Sendable (Value) -> Void)
+    /// The change itself goes to the key, which applies it to the latest stored value
+    /// (``AtomicSharedKey``).
+    case update(@Sendable (_ current: Value, _ change: (inout Value) throws -> Void) throws -> Value)
+  }
+
   private let storage: Mutex<Value>
-  private let save: (@Sendable (Value) -> Void)?
+  private let storing: Storing
   /// Deregisters the box from ``SharedRegistry`` and cancels the key's subscription.
   private let cleanup = Mutex<[SharedSubscription]>([])
 
-  init(value: Value, save: (@Sendable (Value) -> Void)? = nil) {
+  init(value: Value, storing: Storing = .none, isKeyed: Bool = false) {
     self.storage = Mutex(value)
-    self.save = save
-    super.init()
+    self.storing = storing
+    super.init(isKeyed: isKeyed)
   }
 
   override var anyValue: any Sendable { value }
@@ -90,10 +108,22 @@ final class SharedBox<Value: Sendable>: AnySharedBox, SharedReference, @unchecke
   var value: Value { storage.withLock { $0 } }
 
   func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-    let result = try storage.withLock { value in
-      let result = try body(&value)
-      save?(value)
-      return result
+    let result: R
+    switch storing {
+    case .none:
+      result = try storage.withLock { try body(&$0) }
+    case .save(let save):
+      result = try storage.withLock { value in
+        let result = try body(&value)
+        save(value)
+        return result
+      }
+    case .update(let update):
+      // The body runs on the stored value, once more for each writer that came first;
+      // synchronously, under the lock, so its last result is the one to return.
+      nonisolated(unsafe) var last: R?
+      try storage.withLock { value in value = try update(value) { latest in last = try body(&latest) } }
+      result = last!
     }
     didChange()
     return result

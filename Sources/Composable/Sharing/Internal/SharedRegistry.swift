@@ -16,16 +16,16 @@ enum SharedRegistry {
   private static let entries = Mutex<[ID: Entry]>([:])
 
   /// The box of `key`: the live one, or a new one holding the stored value (or
-  /// `defaultValue` when nothing is stored) that saves its changes through `save`.
+  /// `defaultValue` when nothing is stored) that stores its changes as `storing` says.
   static func box<Key: SharedReaderKey>(
     for key: Key,
     default defaultValue: () throws -> Key.Value,
-    save: (@Sendable (Key.Value) -> Void)?
+    storing: SharedBox<Key.Value>.Storing
   ) rethrows -> SharedBox<Key.Value> {
     let id = ID(key: AnyHashable(key.id), valueType: ObjectIdentifier(Key.Value.self))
     return try entries.withLock { entries in
       if let box = entries[id]?.box as? SharedBox<Key.Value> { return box }
-      let box = SharedBox(value: try key.load() ?? defaultValue(), save: save)
+      let box = SharedBox(value: try key.load() ?? defaultValue(), storing: storing, isKeyed: true)
       entries[id] = Entry(box: box)
       box.retain(key.subscribe { [weak box] value in box?.replace(with: value) })
       box.retain(SharedSubscription { removeEntry(id) })

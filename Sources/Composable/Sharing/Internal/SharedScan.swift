@@ -95,6 +95,38 @@ enum SharedScan {
     _openExistential(value, do: open)
   }
 
+  // MARK: Re-attaching
+
+  /// Puts the keyed shared values of `fresh` (a state just made, whose `@Shared(key)`
+  /// properties hold their keys' values) into `restored` (the same type decoded from JSON,
+  /// whose shared values are detached copies) wherever both hold a shared value at the same
+  /// place of their structs. So a state rebuilt from its saved JSON follows its keys again.
+  /// Shared values inside enums and collections have no such place and stay as decoded.
+  static func reattach<Value>(_ restored: inout Value, from fresh: Value) {
+    withUnsafeMutableBytes(of: &restored) { target in
+      withUnsafeBytes(of: fresh) { source in
+        reattach(Value.self, at: target.baseAddress, from: source.baseAddress)
+      }
+    }
+  }
+
+  private static func reattach(_ type: Any.Type, at target: UnsafeMutableRawPointer?, from source: UnsafeRawPointer?) {
+    guard let target, let source else { return }
+    switch plan(for: type) {
+    case .holder:
+      func assign<Holder>(_: Holder.Type) {
+        let keyed = source.load(as: Holder.self)
+        guard (keyed as! any SharedBoxHolder).sharedBox.isKeyed else { return }
+        target.assumingMemoryBound(to: Holder.self).pointee = keyed
+      }
+      _openExistential(type, do: assign)
+    case .fields(let fields):
+      for field in fields { reattach(field.type, at: target + field.offset, from: source + field.offset) }
+    case .skip, .dynamic, .mirror:
+      return
+    }
+  }
+
   // MARK: Plans
 
   private final class Plans {
@@ -141,4 +173,11 @@ enum SharedScan {
     }
     return .fields(fields)
   }
+}
+
+/// Makes `restored`, a state decoded from saved JSON, follow the keyed shared values that
+/// `fresh`, the same feature's initial state made now, holds at the same places (see
+/// ``SharedScan/reattach(_:from:)``). Used by hosts that rebuild stores from saved states.
+package func reattachSharedValues<State>(_ restored: inout State, from fresh: State) {
+  SharedScan.reattach(&restored, from: fresh)
 }

@@ -51,3 +51,19 @@ public final class SharedSubscription: Sendable {
 
   deinit { onCancel() }
 }
+
+/// A ``SharedKey`` whose stored value other processes change too (a database shared by a
+/// cluster): ``Shared/withLock(_:)`` hands the change to ``update(_:)``, which applies it to
+/// the latest stored value and stores the result only if nobody stored another one
+/// meanwhile, running the change again on the fresher value until it lands. So concurrent
+/// increments from many processes all count.
+///
+/// ``save(_:)`` still stores values set without a change to apply.
+public protocol AtomicSharedKey<Value>: SharedKey {
+  /// Applies `change` to the latest stored value and stores the result atomically (for
+  /// example by compare-and-set on a version), calling `change` again on a fresher value
+  /// each time another writer came first; returns the value stored. `current` is this
+  /// process's value, for when nothing is stored yet. Called under the shared value's lock,
+  /// so it may wait for its storage, briefly.
+  func update(from current: Value, _ change: (inout Value) throws -> Void) rethrows -> Value
+}

@@ -51,9 +51,10 @@ final class ForwardingConnection {
     return poll(&probe, 1, 0) == 0
   }
 
-  /// Writes `request` and reads the answer.
+  /// Writes `request` and reads the answer; `isHead` for a HEAD request, whose answer has
+  /// no body whatever its head says.
   /// - Throws: ``ForwardingFailure/outcomeUnknown`` when the connection failed meanwhile.
-  func exchange(_ request: [UInt8]) throws(ForwardingFailure) -> Answer {
+  func exchange(_ request: [UInt8], isHead: Bool) throws(ForwardingFailure) -> Answer {
     lastUsed = .now
     var written = 0
     while written < request.count {
@@ -61,10 +62,10 @@ final class ForwardingConnection {
       guard count > 0 else { throw written == 0 ? .notDelivered : .outcomeUnknown }
       written += count
     }
-    return try readAnswer()
+    return try readAnswer(isHead: isHead)
   }
 
-  private func readAnswer() throws(ForwardingFailure) -> Answer {
+  private func readAnswer(isHead: Bool) throws(ForwardingFailure) -> Answer {
     var buffer: [UInt8] = []
     var headEnd: Int?
     var answer = Answer(status: 0, headers: [], body: [], closes: false)
@@ -72,7 +73,7 @@ final class ForwardingConnection {
     while true {
       if headEnd == nil, let end = Self.endOfHead(in: buffer) {
         headEnd = end
-        (answer, contentLength) = try Self.parseHead(buffer[..<end])
+        (answer, contentLength) = try Self.parseHead(buffer[..<end], isHead: isHead)
       }
       if let headEnd, buffer.count - headEnd >= contentLength {
         answer.body = Array(buffer[headEnd..<(headEnd + contentLength)])
@@ -98,8 +99,9 @@ final class ForwardingConnection {
     return nil
   }
 
-  /// The status, headers and body length of a response head.
-  private static func parseHead(_ head: ArraySlice<UInt8>) throws(ForwardingFailure) -> (Answer, Int) {
+  /// The status, headers and body length of a response head. Answers to HEAD, 204 and 304
+  /// have no body (RFC 9112 section 6.3), with or without Content-Length.
+  static func parseHead(_ head: ArraySlice<UInt8>, isHead: Bool) throws(ForwardingFailure) -> (Answer, Int) {
     let lines = String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n")
     let statusParts = lines[0].split(separator: " ", maxSplits: 2)
     guard statusParts.count >= 2, statusParts[0].hasPrefix("HTTP/1."), let status = Int(statusParts[1]) else {
@@ -118,6 +120,7 @@ final class ForwardingConnection {
       default: answer.headers.append((name, value))
       }
     }
+    if isHead || status == 204 || status == 304 { return (answer, 0) }
     guard let contentLength, contentLength >= 0 else { throw .outcomeUnknown }
     return (answer, contentLength)
   }

@@ -52,10 +52,11 @@ final class RequestForwarder: Sendable {
   func forward(_ request: Request, token: String, to address: String) async throws(ForwardingFailure) -> Response {
     guard let (host, port) = Self.hostAndPort(address) else { throw .notDelivered }
     let bytes = encode(request, token: token, host: "\(host):\(port)")
+    let isHead = request.method == "HEAD"
     let result = await withCheckedContinuation { (answered: CheckedContinuation<Result<Response, ForwardingFailure>, Never>) in
       let job: Job = { connections in
         answered.resume(returning: Result { () throws(ForwardingFailure) in
-          try Self.exchange(bytes, host: host, port: port, connections: &connections)
+          try Self.exchange(bytes, isHead: isHead, host: host, port: port, connections: &connections)
         })
       }
       let queued = queue.withLock { queue in
@@ -93,7 +94,7 @@ final class RequestForwarder: Sendable {
 
   /// Sends `bytes` on this thread's connection to the owner, or a new one.
   private static func exchange(
-    _ bytes: [UInt8], host: String, port: Int, connections: inout [String: ForwardingConnection]
+    _ bytes: [UInt8], isHead: Bool, host: String, port: Int, connections: inout [String: ForwardingConnection]
   ) throws(ForwardingFailure) -> Response {
     let key = "\(host):\(port)"
     let connection: ForwardingConnection
@@ -102,10 +103,11 @@ final class RequestForwarder: Sendable {
     } else {
       connection = try ForwardingConnection(host: host, port: port, timeout: timeout)
     }
-    let answer = try connection.exchange(bytes)
+    let answer = try connection.exchange(bytes, isHead: isHead)
     if !answer.closes { connections[key] = connection }
     var headers: HTTPHeaders = [:]
-    for (name, value) in answer.headers where ["content-type", "retry-after", "www-authenticate", "allow"].contains(name.lowercased()) {
+    let passed = ["content-type", "retry-after", "www-authenticate", "allow", "idempotent-replayed"]
+    for (name, value) in answer.headers where passed.contains(name.lowercased()) {
       headers.add(name, value)
     }
     return Response(status: answer.status, headers: headers, body: .bytes(answer.body))
@@ -117,6 +119,7 @@ final class RequestForwarder: Sendable {
     var head = "\(request.method) \(target) HTTP/1.1\r\nHost: \(host)\r\n"
     head += "Authorization: Bearer \(token)\r\n\(Self.forwardedHeader): \(processID)\r\n"
     if let contentType = request.headers["Content-Type"] { head += "Content-Type: \(contentType)\r\n" }
+    if let key = request.headers[IdempotencyKey.headerName] { head += "\(IdempotencyKey.headerName): \(key)\r\n" }
     head += "Content-Length: \(request.body.count)\r\n\r\n"
     return Array(head.utf8) + request.body
   }

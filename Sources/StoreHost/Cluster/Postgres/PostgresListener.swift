@@ -7,14 +7,17 @@ import Synchronization
 /// The handler runs on the listener's thread with its connection, so it may query the
 /// database before the next notification is handled; jobs submitted with ``submit(_:)`` run on
 /// the same thread between notifications, which orders them with the notifications too.
-/// When the connection breaks, the listener reconnects every half second, listens again and
-/// calls `resynchronize`: notifications sent while it was away are lost, so the handler must
-/// re-read what it follows.
+/// When the connection breaks, the listener calls `disconnected`, reconnects every half
+/// second, listens again and calls `resynchronize`: notifications sent while it was away are
+/// lost, so the handler must re-read what it follows.
 final class PostgresListener: Sendable {
   /// Handles notifications and reconnections; called on the listener's thread only.
   protocol Handler: Sendable {
     func received(channel: String, payload: String, on connection: PostgresConnection)
-    func resynchronize(on connection: PostgresConnection)
+    /// A new connection listens; a throw drops it and connects again later.
+    func resynchronize(on connection: PostgresConnection) throws(PostgresError)
+    /// The connection that listened broke.
+    func disconnected()
   }
 
   private struct Control {
@@ -64,13 +67,15 @@ final class PostgresListener: Sendable {
     var connection: PostgresConnection?
     while !control.withLock({ $0.isStopped }) {
       if connection?.isHealthy != true {
+        if connection != nil { handler.disconnected() }
         connection = try? PostgresConnection(url: url)
         if let fresh = connection {
           do {
             for channel in channels { try fresh.execute("LISTEN \(channel)") }
-            handler.resynchronize(on: fresh)
+            try handler.resynchronize(on: fresh)
           } catch {
             connection = nil
+            handler.disconnected()
             runJobs(on: nil)
             waitForWake(milliseconds: 500)
             continue

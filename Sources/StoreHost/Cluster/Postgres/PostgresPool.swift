@@ -59,22 +59,48 @@ final class PostgresPool: Sendable {
   @discardableResult
   func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-      let job: Job = { attempt in
-        switch attempt {
-        case .failed(let error):
-          continuation.resume(throwing: error)
-        case .connection(let connection, let mayRetry):
-          do {
-            continuation.resume(returning: try body(connection))
-          } catch let error as PostgresError where error.isConnectionFailure && mayRetry {
-            return false
-          } catch {
-            continuation.resume(throwing: error)
-          }
-        }
-        return true
+      guard submit(Self.job(body, then: { continuation.resume(with: $0) })) else {
+        return continuation.resume(throwing: SessionPersistenceError.closed)
       }
-      guard submit(job) else { return continuation.resume(throwing: SessionPersistenceError.closed) }
+    }
+  }
+
+  /// Runs `body` on one of the pool's threads and blocks the caller until it is done: for
+  /// the rare caller that must not return before its write committed (an atomic change of a
+  /// cluster shared value, made under that value's lock). The pool's threads are its own,
+  /// so a blocked caller never holds up the job it waits for.
+  func runBlocking<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) throws -> T {
+    let done = DispatchSemaphore(value: 0)
+    let outcome = Mutex<Result<T, any Error>?>(nil)
+    let job = Self.job(body) { result in
+      outcome.withLock { $0 = result }
+      done.signal()
+    }
+    guard submit(job) else { throw SessionPersistenceError.closed }
+    done.wait()
+    return try outcome.withLock { $0! }.get()
+  }
+
+  /// The job that runs `body` and hands its outcome to `finish`, asking once for a fresh
+  /// connection when a reused one turns out broken.
+  private static func job<T: Sendable>(
+    _ body: @escaping @Sendable (PostgresConnection) throws -> T,
+    then finish: @escaping @Sendable (Result<T, any Error>) -> Void
+  ) -> Job {
+    { attempt in
+      switch attempt {
+      case .failed(let error):
+        finish(.failure(error))
+      case .connection(let connection, let mayRetry):
+        do {
+          finish(.success(try body(connection)))
+        } catch let error as PostgresError where error.isConnectionFailure && mayRetry {
+          return false
+        } catch {
+          finish(.failure(error))
+        }
+      }
+      return true
     }
   }
 

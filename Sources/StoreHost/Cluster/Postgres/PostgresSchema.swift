@@ -10,9 +10,15 @@
 ///   actions to, and its last heartbeat (the database's clock), which is its lease.
 /// - `storehost_shared` (since version 2): values shared by every process, by key, each with
 ///   a version that grows with every change.
+/// - Since version 3: `storehost_sessions.answers`, the remembered answers of
+///   `Idempotency-Key` requests (JSON), and `storehost_processes.holds_lock`, set by a process
+///   that holds its liveness lock (see ``ProcessLiveness``).
 enum PostgresSchema {
   /// The newest schema this StoreHost knows.
-  static let currentVersion = 2
+  static let currentVersion = 3
+
+  /// The first key of every process's liveness lock; the second is `hashtext` of its id.
+  static let livenessLockSpace = 7352002
 
   /// The channel on which owners announce each durable save (see ``SessionNotification``).
   static let sessionChannel = "storehost_session"
@@ -44,6 +50,10 @@ enum PostgresSchema {
       value text NOT NULL,
       version bigint NOT NULL
     );
+    """,
+    """
+    ALTER TABLE storehost_sessions ADD COLUMN answers text;
+    ALTER TABLE storehost_processes ADD COLUMN holds_lock boolean NOT NULL DEFAULT false;
     """,
   ]
 

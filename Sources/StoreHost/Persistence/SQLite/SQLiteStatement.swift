@@ -23,6 +23,7 @@ final class SQLiteStatement {
       let index = Int32(offset + 1)
       let code =
         switch value {
+        case .null: sqlite3_bind_null(handle, index)
         case .integer(let integer): sqlite3_bind_int64(handle, index, integer)
         case .text(let text): sqlite3_bind_text(handle, index, text, -1, csqlite_transient())
         case .blob(let data) where data.isEmpty:
@@ -65,6 +66,7 @@ final class SQLiteStatement {
 
 /// A value bound to a statement parameter.
 enum SQLiteValue {
+  case null
   case integer(Int64)
   case text(String)
   case blob(Data)

@@ -5,7 +5,7 @@ import Foundation
 /// Owned by the persistence's writer thread.
 final class SessionTable {
   /// The schema this code writes, kept in `PRAGMA user_version`.
-  static let schemaVersion = 1
+  static let schemaVersion = 2
 
   private let connection: SQLiteConnection
   private let upsert: SQLiteStatement
@@ -29,21 +29,26 @@ final class SessionTable {
         version INTEGER NOT NULL,
         state BLOB NOT NULL,
         created_at_ms INTEGER NOT NULL,
-        last_active_at_ms INTEGER NOT NULL
+        last_active_at_ms INTEGER NOT NULL,
+        answers BLOB
       );
-      PRAGMA user_version=\(Self.schemaVersion);
       """)
+    // Version 1 had no remembered answers.
+    if version == 1 { try connection.execute("ALTER TABLE sessions ADD COLUMN answers BLOB") }
+    try connection.execute("PRAGMA user_version=\(Self.schemaVersion)")
     // A stale write never replaces a newer version; created_at keeps its first value.
     upsert = try connection.prepare(
       """
-      INSERT INTO sessions (id, version, state, created_at_ms, last_active_at_ms) VALUES (?1, ?2, ?3, ?4, ?5)
+      INSERT INTO sessions (id, version, state, created_at_ms, last_active_at_ms, answers)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6)
       ON CONFLICT (id) DO UPDATE SET
-        version = excluded.version, state = excluded.state, last_active_at_ms = excluded.last_active_at_ms
+        version = excluded.version, state = excluded.state, last_active_at_ms = excluded.last_active_at_ms,
+        answers = excluded.answers
       WHERE excluded.version >= sessions.version
       """)
     remove = try connection.prepare("DELETE FROM sessions WHERE id = ?1")
     selectAll = try connection.prepare(
-      "SELECT id, version, state, created_at_ms, last_active_at_ms FROM sessions ORDER BY id")
+      "SELECT id, version, state, created_at_ms, last_active_at_ms, answers FROM sessions ORDER BY id")
     begin = try connection.prepare("BEGIN IMMEDIATE")
     commit = try connection.prepare("COMMIT")
   }
@@ -58,7 +63,8 @@ final class SessionTable {
         case .save(let snapshot):
           try upsert.bind(
             .text(id.rawValue), .integer(Int64(snapshot.version)), .blob(snapshot.state),
-            .integer(Self.milliseconds(snapshot.createdAt)), .integer(Self.milliseconds(snapshot.lastActiveAt)))
+            .integer(Self.milliseconds(snapshot.createdAt)), .integer(Self.milliseconds(snapshot.lastActiveAt)),
+            snapshot.answers.storedJSON.map { .blob($0) } ?? .null)
           try upsert.step()
         case .delete:
           try remove.bind(.text(id.rawValue))
@@ -83,7 +89,8 @@ final class SessionTable {
       snapshots.append(
         SessionSnapshot(
           id: id, version: Int(selectAll.integer(at: 1)), state: selectAll.blob(at: 2),
-          createdAt: Self.date(selectAll.integer(at: 3)), lastActiveAt: Self.date(selectAll.integer(at: 4))))
+          createdAt: Self.date(selectAll.integer(at: 3)), lastActiveAt: Self.date(selectAll.integer(at: 4)),
+          answers: [RememberedAnswer](storedJSON: selectAll.blob(at: 5))))
     }
     return snapshots
   }

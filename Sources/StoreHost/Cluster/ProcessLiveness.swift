@@ -1,0 +1,58 @@
+import Synchronization
+
+/// Whether this process holds its liveness lock: a session-level PostgreSQL advisory lock
+/// on the listener's connection, which the database releases the moment that connection
+/// dies. Another process that finds the lock free knows this one is gone and takes its
+/// sessions over at once, instead of waiting for its heartbeat to age past the lease; a
+/// process that is only slow (paused, busy) keeps its connection, so it keeps its lock and
+/// its sessions.
+final class ProcessLiveness: Sendable {
+  let processID: String
+  private let held = Mutex<(isHeld: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+  /// Called on the listener's thread when the lock was lost (its connection broke).
+  private let onLost: Mutex<(@Sendable () -> Void)?> = Mutex(nil)
+
+  init(processID: String) {
+    self.processID = processID
+  }
+
+  var isHeld: Bool { held.withLock { $0.isHeld } }
+
+  /// Calls `action` each time the lock is lost.
+  func whenLost(_ action: @escaping @Sendable () -> Void) {
+    onLost.withLock { $0 = action }
+  }
+
+  /// Takes the lock on `connection` (the listener's, just connected), waiting while an
+  /// earlier connection of this process still holds it.
+  func acquire(on connection: PostgresConnection) throws(PostgresError) {
+    try connection.execute(
+      "SELECT pg_advisory_lock(\(PostgresSchema.livenessLockSpace), hashtext($1))", [processID])
+    let waiters = held.withLock { held in
+      held.isHeld = true
+      defer { held.waiters = [] }
+      return held.waiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// The lock's connection broke: the database released the lock.
+  func lost() {
+    let wasHeld = held.withLock { held in
+      defer { held.isHeld = false }
+      return held.isHeld
+    }
+    if wasHeld { onLost.withLock { $0 }?() }
+  }
+
+  /// Returns once the lock is held.
+  func waitUntilHeld() async {
+    await withCheckedContinuation { continuation in
+      let isHeld = held.withLock { held in
+        if !held.isHeld { held.waiters.append(continuation) }
+        return held.isHeld
+      }
+      if isHeld { continuation.resume() }
+    }
+  }
+}
