@@ -303,6 +303,8 @@ final class EventLoop: @unchecked Sendable {
     connections[token] = nil
     ticking[token] = nil
     core.state.connectionCount.subtract(1, ordering: .relaxed)
+    // Draining ends with the last connection, not at the next tick.
+    if drainDeadline != nil && connections.isEmpty { running = false }
   }
 
   /// The `Date` header value, formatted once per second.
@@ -327,5 +329,6 @@ final class EventLoop: @unchecked Sendable {
       self.listener = nil
     }
     for connection in Array(connections.values) { connection.startDraining() }
+    if connections.isEmpty { running = false }
   }
 }

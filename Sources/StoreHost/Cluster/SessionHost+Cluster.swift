@@ -52,6 +52,9 @@ extension SessionHost {
     guard let id = request.parameters["id"].flatMap(SessionID.init) else { throw HTTPError.sessionNotFound() }
     let credential = try Authentication.authenticate(request, for: id, with: tokenSigner)
     let deadline = ContinuousClock.now + cluster.takeoverWait
+    // A draining owner releases within milliseconds, a dead one when its lease runs out:
+    // retry soon at first, then less often.
+    var retryDelay = Duration.milliseconds(5)
     while true {
       if let session = session(id) {
         if cluster.holdsLease(id) { return .local(session) }
@@ -83,7 +86,8 @@ extension SessionHost {
           }
         }
         guard ContinuousClock.now < deadline else { throw HTTPError.ownerUnavailable() }
-        try await Task.sleep(for: .milliseconds(100))
+        try await Task.sleep(for: retryDelay)
+        retryDelay = min(retryDelay * 2, .milliseconds(100))
       }
     }
   }
