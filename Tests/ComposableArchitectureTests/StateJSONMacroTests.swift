@@ -126,4 +126,14 @@ private func conforms<Protocol>(_ type: Any.Type, to _: Protocol.Type) -> Bool {
     #expect(String(decoding: patch.operations, as: UTF8.self) == #"[{"op":"replace","path":"/total","value":5}]"#)
     observation.cancel()
   }
+
+  @Test func aPatchFromTheStoresSnapshotShowsTheFirstSharedChange() throws {
+    let total = Shared(1)
+    let store = Store(initialState: Tally.State(total: total)) { Tally() }
+    let first = store.snapshot
+    total.withLock { $0 = 5 }
+    #expect(String(decoding: try first.encodedState(), as: UTF8.self) == #"{"local":1,"total":1}"#)
+    let patch = try store.snapshot.patch(from: first)
+    #expect(String(decoding: patch.operations, as: UTF8.self) == #"[{"op":"replace","path":"/total","value":5}]"#)
+  }
 }

@@ -172,7 +172,8 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
   }
 
   override var snapshot: StoreSnapshot<State> {
-    lock.withLock { _ in StoreSnapshot(state: state, version: version) }
+    // With its shared values as of this version, so a patch from it sees their next change.
+    lock.withLock { _ in StoreSnapshot(state: state, version: version, sharedValues: sharedSubscriptions.snapshot()) }
   }
 
   override func observe(

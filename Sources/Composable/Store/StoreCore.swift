@@ -32,7 +32,8 @@ final class ScopedCore<ParentState: Sendable, ParentAction: Sendable, State: Sen
 
   override var snapshot: StoreSnapshot<State> {
     let parentSnapshot = parent.snapshot
-    return StoreSnapshot(state: toState(parentSnapshot.state), version: parentSnapshot.version)
+    return StoreSnapshot(
+      state: toState(parentSnapshot.state), version: parentSnapshot.version, sharedValues: parentSnapshot.sharedValues)
   }
 
   override func observe(

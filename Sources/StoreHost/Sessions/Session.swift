@@ -65,6 +65,7 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     self.events = EventFanout(
       initial: PublishedState(version: version, json: json), historyLength: limits.eventHistoryLength)
     self.store = makeStore(state, dependencies, events) { changes.accept($0) }
+    changes.adoptInitial(store.snapshot)
     self.activity = Mutex(
       Activity(
         lastActiveAt: Date(), lastActiveInstant: .now,

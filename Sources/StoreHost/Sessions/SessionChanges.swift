@@ -48,6 +48,16 @@ final class SessionChanges<State: Encodable & Sendable>: Sendable {
     self.changes = Mutex(Changes(latest: Change(snapshot: initial, patch: nil), size: size))
   }
 
+  /// Takes the store's first snapshot, which records the shared values the state holds,
+  /// in place of the one made before the store followed them; so the patch of a shared
+  /// value's first change is made from what it was. Changes nothing once a version followed.
+  func adoptInitial(_ snapshot: StoreSnapshot<State>) {
+    changes.withLock { changes in
+      guard changes.accepted == nil, changes.latest.snapshot.version == snapshot.version else { return }
+      changes.latest = Change(snapshot: snapshot, patch: nil)
+    }
+  }
+
   /// The length of the latest version's JSON.
   var size: Int { changes.withLock { $0.size } }
 
