@@ -64,10 +64,3 @@ extension Todos.Action: CasePathable {
   }
   static var allCasePaths: AllCasePaths { AllCasePaths() }
 }
-
-extension UUID {
-  /// `00000000-0000-0000-0000-00000000000n`: the n-th UUID of `UUIDGenerator.incrementing`.
-  init(_ n: Int) {
-    self.init(uuidString: String(format: "00000000-0000-0000-0000-%012x", n))!
-  }
-}

@@ -36,7 +36,16 @@ public struct UUIDGenerator: Sendable {
         defer { value += 1 }
         return value
       }
-      return UUID(uuidString: String(format: "00000000-0000-0000-0000-%012llx", value))!
+      return UUID(value)
     }
+  }
+}
+
+extension UUID {
+  /// `00000000-0000-0000-0000-00000000000n`, the n-th UUID of ``UUIDGenerator/incrementing``:
+  /// `UUID(0)`, `UUID(1)`, ... in tests.
+  public init(_ intValue: some BinaryInteger) {
+    precondition(intValue >= 0 && intValue < 1 << 48, "UUID(_:) takes 0 ..< 2^48")
+    self.init(uuidString: String(format: "00000000-0000-0000-0000-%012llx", UInt64(intValue)))!
   }
 }
