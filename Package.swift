@@ -3,8 +3,16 @@ import CompilerPluginSupport
 import Foundation
 import PackageDescription
 
-/// The toolchain's own swift-syntax modules (`<toolchain>/usr/lib/swift/host`), found from the
-/// `swiftc` on PATH, so the macro plugin builds without fetching the swift-syntax package.
+/// Where the macro plugin finds swift-syntax.
+///
+/// Built from a clone (as the root package, or by path from another package), it uses the
+/// toolchain's own modules in `<toolchain>/usr/lib/swift/host`, found from the `swiftc` on
+/// PATH, so nothing is fetched. Those need unsafe flags, which SwiftPM refuses in a package
+/// required by version, so a checkout of a dependency (`.../checkouts/StoreHost`) depends
+/// on the swift-syntax package instead: fetched where there is a network, or replaced by the
+/// offline stand-in in `scripts/swift-syntax` (see README, "Depending on StoreHost").
+let isDependencyCheckout = Context.packageDirectory.split(separator: "/").contains("checkouts")
+
 let toolchainHostLibraries: String = {
   let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
   for directory in path.split(separator: ":") {
@@ -15,6 +23,23 @@ let toolchainHostLibraries: String = {
   }
   return "/usr/lib/swift/host"
 }()
+
+let macroPlugin: Target =
+  isDependencyCheckout
+  ? .macro(
+    name: "ComposableMacrosPlugin",
+    dependencies: [
+      .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+      .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+    ])
+  : .macro(
+    name: "ComposableMacrosPlugin",
+    swiftSettings: [.unsafeFlags(["-I", toolchainHostLibraries])],
+    linkerSettings: [
+      .unsafeFlags([
+        "-L", toolchainHostLibraries, "-Xlinker", "-rpath", "-Xlinker", toolchainHostLibraries,
+      ])
+    ])
 
 let package = Package(
   name: "StoreHost",
@@ -28,20 +53,14 @@ let package = Package(
     .library(name: "StoreHost", targets: ["StoreHost"]),
     .executable(name: "storehost", targets: ["storehost"]),
   ],
+  dependencies: isDependencyCheckout
+    ? [.package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"700.0.0")] : [],
   targets: [
     // Layer 0: JSON values, parsing, one-pass writing, decoding and diffing. No I/O.
     .target(name: "StoreHostJSON"),
     // Layer 1: the architecture. No I/O, no macros: usable by any Swift program.
     .target(name: "Composable", dependencies: ["StoreHostJSON"]),
-    .macro(
-      name: "ComposableMacrosPlugin",
-      swiftSettings: [.unsafeFlags(["-I", toolchainHostLibraries])],
-      linkerSettings: [
-        .unsafeFlags([
-          "-L", toolchainHostLibraries, "-Xlinker", "-rpath", "-Xlinker", toolchainHostLibraries,
-        ])
-      ]
-    ),
+    macroPlugin,
     // `Composable` plus the `@Reducer` / `@CasePathable` / `@ObservableState` macros.
     .target(name: "ComposableArchitecture", dependencies: ["Composable", "ComposableMacrosPlugin"]),
     // Layer 2: TestStore for XCTest and Swift Testing.

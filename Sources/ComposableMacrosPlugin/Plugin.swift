@@ -1,17 +1,29 @@
-@_spi(PluginMessage) import SwiftCompilerPluginMessageHandling
 import SwiftSyntaxMacros
+
+/// The macro implementations of this module, by the type name the compiler asks for.
+nonisolated(unsafe) let composableMacros: [String: any Macro.Type] = [
+  "CasePathableMacro": CasePathableMacro.self,
+  "MarkerMacro": MarkerMacro.self,
+  "ObservableStateMacro": ObservableStateMacro.self,
+  "ReducerMacro": ReducerMacro.self,
+]
+
+#if canImport(SwiftCompilerPlugin)
+// Built against the swift-syntax package: its documented entry point.
+import SwiftCompilerPlugin
+
+@main
+struct ComposableMacrosEntryPoint: CompilerPlugin {
+  let providingMacros: [any Macro.Type] = Array(composableMacros.values)
+}
+#else
+// Built against the toolchain's own modules, which lack SwiftCompilerPlugin: its message loop.
+@_spi(PluginMessage) import SwiftCompilerPluginMessageHandling
 
 /// Hands the compiler the macro implementations of this module by type name.
 struct ComposableMacrosProvider: PluginProvider {
-  nonisolated(unsafe) static let macros: [String: any Macro.Type] = [
-    "CasePathableMacro": CasePathableMacro.self,
-    "MarkerMacro": MarkerMacro.self,
-    "ObservableStateMacro": ObservableStateMacro.self,
-    "ReducerMacro": ReducerMacro.self,
-  ]
-
   func resolveMacro(moduleName: String, typeName: String) throws -> any Macro.Type {
-    guard let macro = Self.macros[typeName] else { throw UnknownMacro(name: typeName) }
+    guard let macro = composableMacros[typeName] else { throw UnknownMacro(name: typeName) }
     return macro
   }
 
@@ -33,3 +45,4 @@ enum ComposableMacrosPluginMain {
     try listener.main()
   }
 }
+#endif

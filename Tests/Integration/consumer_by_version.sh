@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# A package of its own that requires StoreHost by version (`from: "0.1.0"`) with the
+# macros, on a machine that cannot fetch swift-syntax: Tests/Integration/consumer is built
+# against a tagged clone of this working tree with the stand-in of scripts/swift-syntax,
+# its TestStore test runs, and its server answers curl.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+work=$(mktemp -d)
+server=""
+trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
+
+# A clone of what is here now (committed or not), tagged 0.1.0.
+clone="$work/StoreHost"
+mkdir -p "$clone"
+git ls-files -co --exclude-standard -z | tar --null -T - -cf - | tar -xf - -C "$clone"
+git -C "$clone" init -q
+git -C "$clone" add -A
+git -C "$clone" -c user.name=test -c user.email=test@localhost commit -qm "StoreHost under test"
+git -C "$clone" tag 0.1.0
+
+app="$work/tally"
+cp -R Tests/Integration/consumer "$app"
+sed -e "s|@STOREHOST_URL@|file://$clone|" -e "s|@STOREHOST_CLONE@|$clone|" \
+  "$app/Package.swift.in" > "$app/Package.swift"
+rm "$app/Package.swift.in"
+flags=$("$clone/scripts/swift-syntax/flags")
+cd "$app"
+# shellcheck disable=SC2086  # the flags are words
+swift build $flags --build-tests > "$work/build.log" 2>&1 || { tail -40 "$work/build.log"; exit 1; }
+grep -q '"version" : "0.1.0"' Package.resolved || { echo "FAIL: StoreHost not resolved by version" >&2; exit 1; }
+echo "ok: a package requiring StoreHost from 0.1.0 builds with the macros, offline"
+# shellcheck disable=SC2086
+swift test $flags --skip-build 2>&1 | grep -E "Test run with .* passed" || { echo "FAIL: its TestStore test" >&2; exit 1; }
+echo "ok: its TestStore test passes"
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+PORT=$port "$(swift build $flags --show-bin-path)/tally-server" > "$work/server.log" 2>&1 &
+server=$!
+for _ in $(seq 100); do curl -sf "localhost:$port/healthz" > /dev/null && break; sleep 0.1; done
+session=$(curl -sf -d '' "localhost:$port/api/sessions")
+id=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])' <<< "$session")
+token=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])' <<< "$session")
+curl -sf -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+  -d '"incrementButtonTapped"' "localhost:$port/api/sessions/$id/actions" > /dev/null
+count=$(curl -sf -H "Authorization: Bearer $token" "localhost:$port/api/sessions/$id" |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["state"]["count"])')
+[ "$count" = 1 ] || { echo "FAIL: the count is $count after one increment" >&2; exit 1; }
+echo "ok: its server hosts the feature: one increment over curl counts 1"
