@@ -12,6 +12,7 @@ import { setupTimer } from "./pages/timer.js";
 import { setupShared } from "./pages/shared.js";
 import { setupDebug } from "./pages/debug.js";
 
+/** @type {StoreHostClient<import("./app-types").State, import("./app-types").Action>} */
 const client = new StoreHostClient({ log: true, presence: true });
 // Handy in the browser console (`storehost.state`, `storehost.send(...)`) and for tests.
 window.storehost = client;
@@ -39,17 +40,20 @@ function send(action) {
   });
 }
 
+/** @type {import("./pages/render.js").PageContext} */
 const context = { client, send, showError };
+/** @type {Array<[string, (section: HTMLElement, context: import("./pages/render.js").PageContext) => (state: any, version: number) => void]>} */
+const setups = [
+  ["counter", setupCounter],
+  ["two-counters", setupTwoCounters],
+  ["todos", setupTodos],
+  ["number-fact", setupNumberFact],
+  ["timer", setupTimer],
+  ["shared", setupShared],
+  ["debug", setupDebug],
+];
 const pages = new Map(
-  [
-    ["counter", setupCounter],
-    ["two-counters", setupTwoCounters],
-    ["todos", setupTodos],
-    ["number-fact", setupNumberFact],
-    ["timer", setupTimer],
-    ["shared", setupShared],
-    ["debug", setupDebug],
-  ].map(([name, setup]) => [name, setup(document.querySelector(`[data-page="${name}"]`), context)]),
+  setups.map(([name, setup]) => [name, setup(document.querySelector(`[data-page="${name}"]`), context)]),
 );
 
 function renderAll(state, version) {
@@ -64,7 +68,7 @@ function renderAll(state, version) {
 function updateOpenTabLinks() {
   const url = new URL(location.href);
   if (client.sessionId) url.searchParams.set("session", client.sessionId);
-  for (const link of document.querySelectorAll("[data-open-tab]")) link.href = url.href;
+  for (const link of document.querySelectorAll("[data-open-tab]")) link.setAttribute("href", url.href);
 }
 
 // MARK: Connection

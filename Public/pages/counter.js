@@ -1,6 +1,10 @@
 // Counter: a number and two buttons.
 import { setText } from "./render.js";
 
+/**
+ * @param {HTMLElement} section
+ * @param {import("./render.js").PageContext} context
+ */
 export function setupCounter(section, { send }) {
   const count = section.querySelector("#counter-count");
   section.querySelector("#counter-increment").addEventListener("click", () => {

@@ -4,6 +4,10 @@ import { plural } from "./render.js";
 
 const maxEntries = 500;
 
+/**
+ * @param {HTMLElement} section
+ * @param {import("./render.js").PageContext} context
+ */
 export function setupDebug(section, { client, showError }) {
   const log = section.querySelector("#debug-log");
   const empty = section.querySelector("#debug-empty");

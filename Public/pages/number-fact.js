@@ -1,6 +1,10 @@
 // Number fact: a count, and a button whose effect answers with a fact about it.
 import { setText } from "./render.js";
 
+/**
+ * @param {HTMLElement} section
+ * @param {import("./render.js").PageContext} context
+ */
 export function setupNumberFact(section, { send }) {
   const count = section.querySelector("#fact-count");
   const button = section.querySelector("#fact-button");

@@ -1,4 +1,14 @@
-// Small helpers the page scripts share.
+// Small helpers the page scripts share, and the types they are checked against
+// (Public/app-types.d.ts, from `storehost schema --typescript`).
+
+/**
+ * @typedef {import("../app-types").State} State
+ * @typedef {import("../app-types").Action} Action
+ * @typedef {object} PageContext What every page script gets from app.js.
+ * @property {import("../storehost.js").StoreHostClient<State, Action>} client
+ * @property {(action: Action | Action[]) => Promise<number>} send Sends and shows a failure.
+ * @property {(message: string) => void} showError
+ */
 
 /**
  * Sets an element's text when it changed; with `bump`, plays a short highlight animation

@@ -2,6 +2,10 @@
 // server's feature has it.
 import { setText } from "./render.js";
 
+/**
+ * @param {HTMLElement} section
+ * @param {import("./render.js").PageContext} context
+ */
 export function setupShared(section, { send }) {
   const count = section.querySelector("#shared-count");
   const button = section.querySelector("#shared-increment");

@@ -2,6 +2,10 @@
 
 const circumference = 2 * Math.PI * 52;
 
+/**
+ * @param {HTMLElement} section
+ * @param {import("./render.js").PageContext} context
+ */
 export function setupTimer(section, { send }) {
   const time = section.querySelector("#timer-time");
   const status = section.querySelector("#timer-state");

@@ -15,6 +15,10 @@ function iconButton(className, icon) {
   return button;
 }
 
+/**
+ * @param {HTMLElement} section
+ * @param {import("./render.js").PageContext} context
+ */
 export function setupTodos(section, { client, send, showError }) {
   const form = section.querySelector("#todo-form");
   const input = section.querySelector("#todo-new");
@@ -76,7 +80,8 @@ export function setupTodos(section, { client, send, showError }) {
     radio.addEventListener("change", () => {
       if (!radio.checked) return;
       filterInFlight += 1;
-      send({ todos: { binding: { filter: radio.value } } })
+      const filter = /** @type {import("./render.js").State["todos"]["filter"]} */ (radio.value);
+      send({ todos: { binding: { filter } } })
         .then((version) => (filterVersion = Math.max(filterVersion, version)))
         .catch(() => {})
         .finally(() => (filterInFlight -= 1));

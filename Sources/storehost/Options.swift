@@ -248,10 +248,12 @@ func usage() -> String {
   var lines = [
     "usage: storehost [options]",
     "       storehost healthcheck [options]",
+    "       storehost schema [--typescript]",
     "",
     "Serves the StoreHost demo: one root store per browser session, over HTTP.",
     "Each option can also be set with its environment variable; flags win.",
     "'healthcheck' asks the server those options describe for /healthz; exits 0 on 200.",
+    "'schema' prints the JSON Schema of GET /api/schema, or its TypeScript declarations.",
     "",
   ]
   for option in Option.all {

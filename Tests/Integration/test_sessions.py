@@ -139,6 +139,28 @@ def test_bad_json_and_unknown_cases_are_400_naming_the_valid_cases(server):
     assert "incrementButtonTapped" in message and "decrementButtonTapped" in message
 
 
+def test_the_schema_describes_the_state_and_the_actions_clients_may_send(server):
+    status, headers, body = curl(server.url + "/api/schema")
+    assert status == 200 and "application/json" in headers["content-type"][0]
+    schema = json.loads(body)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    state, action = schema["$defs"]["State"], schema["$defs"]["Action"]
+    assert state["properties"]["counter"]["properties"]["count"] == {"type": "integer"}
+    assert "fact" not in state["properties"]["numberFact"]["required"]
+    cases = {next(iter(alternative["properties"])): alternative["properties"]
+             for alternative in action["oneOf"] if "properties" in alternative}
+    number_fact = [alternative.get("const") for alternative in cases["numberFact"]["numberFact"]["oneOf"]]
+    assert number_fact == ["decrementButtonTapped", "factButtonTapped", "incrementButtonTapped"]
+    assert "sessionResumed" not in json.dumps(action) and "factResponse" not in json.dumps(action)
+    # What the schema allows is what the server accepts; a 400 points at it.
+    session, _ = create(server)
+    assert act(server, session, {"counter": number_fact[1]})[0] == 400
+    status, body = act(server, session, {"numberFact": number_fact[1]})
+    assert status == 202
+    status, body = act(server, session, {"counter": "nope"})
+    assert status == 400 and "GET /api/schema" in body["error"]["message"]
+
+
 def test_clients_cannot_send_internal_actions(server):
     session, _ = create(server)
     status, body = act(server, session, {"numberFact": {"factResponse": "forged"}})

@@ -1,6 +1,7 @@
 // The poll page: renders the session's state and sends the actions of Poll.Action.
 import { StoreHostClient } from "/storehost.js";
 
+/** @type {StoreHostClient<import("./poll-types").State, import("./poll-types").Action>} */
 const client = new StoreHostClient();
 const $ = (id) => document.getElementById(id);
 
@@ -37,6 +38,12 @@ client.subscribe((state) => {
   }));
 });
 
+/**
+ * Sends `action(text)` when `form` is submitted with text in `input`.
+ * @param {string} form
+ * @param {string} input
+ * @param {(text: string) => import("./poll-types").Action} action
+ */
 function onSubmit(form, input, action) {
   $(form).addEventListener("submit", (event) => {
     event.preventDefault();

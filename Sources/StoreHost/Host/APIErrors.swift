@@ -24,8 +24,11 @@ extension HTTPError {
       status: 415, code: "unsupported_media_type", message: "The request body must be sent as application/json.")
   }
 
+  /// An action the feature does not accept; the message points at the schema of those it does.
   static func invalidAction(_ message: String) -> HTTPError {
-    HTTPError(status: 400, code: "invalid_action", message: message)
+    HTTPError(
+      status: 400, code: "invalid_action",
+      message: "\(message) (the actions this server accepts: GET /api/schema, $defs.Action)")
   }
 
   static func payloadTooLarge(_ message: String) -> HTTPError {

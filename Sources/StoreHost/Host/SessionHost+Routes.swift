@@ -15,6 +15,7 @@ extension SessionHost {
       request.isDraining ? HTTPError.shuttingDown().response : healthyResponse
     }
     router.get("/metrics") { [self] request in metricsResponse(request) }
+    router.get("/api/schema") { [self] _ in schemaResponse() }
   }
 
   // MARK: Handlers

@@ -7,6 +7,12 @@ import StoreHost
 // secret and the board live in DATA_DIR (default .poll); the pages come from PUBLIC_DIR
 // (default Public) and the StoreHost browser client from CLIENT_DIR (default the clone's
 // Public, ../../Public).
+if CommandLine.arguments.dropFirst().first == "schema" {
+  // `poll-server schema`: the TypeScript declarations of Public/poll-types.d.ts.
+  print(SessionHost<Poll.State, Poll.Action>.typeScriptDeclarations(of: "the Poll example"), terminator: "")
+  exit(0)
+}
+
 let environment = ProcessInfo.processInfo.environment
 func absolute(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
 let publicDirectory = absolute(environment["PUBLIC_DIR"] ?? "Public")

@@ -1,0 +1,95 @@
+// The state and actions of the StoreHost demo (AppFeature), as GET /api/schema describes them.
+// Generated from the Swift types; do not edit.
+
+export type Action =
+  | {
+    counter: "decrementButtonTapped" | "incrementButtonTapped";
+  }
+  | {
+    twoCounters:
+      | {
+        first: "decrementButtonTapped" | "incrementButtonTapped";
+      }
+      | {
+        second: "decrementButtonTapped" | "incrementButtonTapped";
+      };
+  }
+  | {
+    todos:
+      | "addButtonTapped"
+      | {
+        binding:
+          | {
+            newTodoText: string;
+          }
+          | {
+            filter: "all" | "active" | "completed";
+          };
+      }
+      | "clearCompletedButtonTapped"
+      | {
+        deleteButtonTapped: {
+          id: string;
+        };
+      }
+      | {
+        todos: {
+          element: {
+            action: {
+              binding:
+                | {
+                  title: string;
+                }
+                | {
+                  isComplete: boolean;
+                };
+            };
+            id: string;
+          };
+        };
+      };
+  }
+  | {
+    numberFact: "decrementButtonTapped" | "factButtonTapped" | "incrementButtonTapped";
+  }
+  | {
+    timer: "resetButtonTapped" | "toggleButtonTapped";
+  }
+  | {
+    shared: "decrementButtonTapped" | "incrementButtonTapped";
+  };
+
+export type State = {
+  counter: {
+    count: number;
+  };
+  numberFact: {
+    count: number;
+    fact?: string;
+    isLoading: boolean;
+  };
+  shared: {
+    count: number;
+  };
+  timer: {
+    isRunning: boolean;
+    secondsElapsed: number;
+  };
+  todos: {
+    filter: "all" | "active" | "completed";
+    newTodoText: string;
+    todos: Array<{
+      id: string;
+      isComplete: boolean;
+      title: string;
+    }>;
+  };
+  twoCounters: {
+    first: {
+      count: number;
+    };
+    second: {
+      count: number;
+    };
+  };
+};

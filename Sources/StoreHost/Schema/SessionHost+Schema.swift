@@ -1,0 +1,28 @@
+import Composable
+import HTTP
+import StoreHostJSON
+
+extension SessionHost {
+  /// The JSON Schema document of what clients see and send: `$defs` holds `State` (the
+  /// state's JSON in `state` events and answers) and `Action` (one action a client may
+  /// post; a body may also be an array of them). Served at `GET /api/schema`.
+  public static var schema: JSONValue {
+    JSONSchema.document(defining: ["Action": Action.self, "State": State.self])
+  }
+
+  /// TypeScript declarations of ``schema``'s `State` and `Action`, for pages using
+  /// `storehost.js` (`StoreHostClient<State, Action>`).
+  public static func typeScriptDeclarations(of feature: String) -> String {
+    TypeScriptDeclarations.render(
+      schema,
+      header: """
+        The state and actions of \(feature), as GET /api/schema describes them.
+        Generated from the Swift types; do not edit.
+        """)
+  }
+
+  /// `GET /api/schema`: ``schema``, made once per host.
+  func schemaResponse() -> Response {
+    jsonResponse(schemaJSON, status: 200)
+  }
+}
