@@ -104,6 +104,12 @@ let package = Package(
       name: "ComposableArchitectureTests", dependencies: ["ComposableArchitecture", "ComposableTesting", "JSONTestSupport"]),
     .testTarget(name: "ComposableTestingTests", dependencies: ["ComposableArchitecture", "ComposableTesting"]),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
+    // TCA's documented spellings, in both language modes a user's package may use: the
+    // Swift 5 target compiles the same files (links to PortingTests').
+    .testTarget(name: "PortingTests", dependencies: ["ComposableArchitecture", "ComposableTesting"]),
+    .testTarget(
+      name: "PortingSwift5Tests", dependencies: ["ComposableArchitecture", "ComposableTesting"],
+      swiftSettings: [.swiftLanguageMode(.v5)]),
     .testTarget(
       name: "StoreHostTests", dependencies: ["StoreHost", "StoreHostDemo", "ComposableTesting", "JSONTestSupport"]),
   ],

@@ -45,6 +45,39 @@ extension TestStore {
     return TestStoreTask(rawValue: task, completion: completion)
   }
 
+  /// Sends the action a case key path names (a case without payload) and asserts how it
+  /// changes the state: `await store.send(\.counter.incrementButtonTapped) { $0.counter.count = 1 }`.
+  @discardableResult
+  public func send(
+    _ action: CaseKeyPath<Action, Void>,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask {
+    await send(
+      action(), assert: updateStateToExpectedResult, fileID: fileID, file: filePath, line: line, column: column)
+  }
+
+  /// Sends the action a case key path names with `value` as its payload and asserts how it
+  /// changes the state: `await store.send(\.binding.sliderValue, 2) { $0.sliderValue = 2 }`.
+  @discardableResult
+  public func send<Value>(
+    _ action: CaseKeyPath<Action, Value>,
+    _ value: Value,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask {
+    await send(
+      action(value), assert: updateStateToExpectedResult, fileID: fileID, file: filePath, line: line, column: column)
+  }
+
   /// Asserts a change of state that happened outside of any action, such as a change of
   /// shared state made elsewhere.
   ///

@@ -68,7 +68,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     var dependencies = DependencyValues.current
     dependencies.context = .test
-    prepareDependencies(&dependencies)
+    DependencyValues.prepare(&dependencies, with: prepareDependencies)
     let log = TestStoreLog<State, Action>(dependencies: dependencies)
     let testReducer = TestReducer(base: reducer(), log: log)
     self.log = log

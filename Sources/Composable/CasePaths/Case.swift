@@ -45,3 +45,20 @@ extension Case {
     )
   }
 }
+
+extension Case {
+  /// A binding of the field `keyPath` names, as a case of `BindingAction`:
+  /// `store.send(\.binding.sliderValue, 2)` sends `.binding(.set(\.sliderValue, 2))`.
+  public subscript<Root, Member: Equatable & Sendable>(
+    dynamicMember keyPath: WritableKeyPath<Root, Member> & Sendable
+  ) -> Case<Member> where Value == BindingAction<Root> {
+    let (embedValue, extractValue) = (_embed, _extract)
+    return Case<Member>(
+      embed: { embedValue(.set(keyPath, $0)) },
+      extract: { root in
+        guard let binding = extractValue(root), binding.keyPath == keyPath as PartialKeyPath<Root> else { return nil }
+        return binding.value as? Member
+      }
+    )
+  }
+}

@@ -1,3 +1,18 @@
+/// A key for a value in ``DependencyValues`` that tests use: a client's interface, say,
+/// declared in a module that does not know its live implementation.
+public protocol TestDependencyKey {
+  /// The type of the dependency.
+  associatedtype Value: Sendable = Self
+  /// The value used in tests (``DependencyContext/test``).
+  static var testValue: Value { get }
+  /// The value used in previews; by default ``testValue``.
+  static var previewValue: Value { get }
+}
+
+extension TestDependencyKey {
+  public static var previewValue: Value { testValue }
+}
+
 /// A key for a value in ``DependencyValues``, with the value used when the app runs and the
 /// value used in tests.
 ///
@@ -6,7 +21,7 @@
 ///
 /// extension NumberFactClient: DependencyKey {
 ///   static let liveValue = NumberFactClient { n in "\(n) is a good number." }
-///   static let testValue = NumberFactClient { _ in unimplemented("NumberFactClient.fetch") }
+///   static let testValue = NumberFactClient(fetch: unimplemented("NumberFactClient.fetch"))
 /// }
 ///
 /// extension DependencyValues {
@@ -16,34 +31,37 @@
 ///   }
 /// }
 /// ```
-public protocol DependencyKey {
+public protocol DependencyKey: TestDependencyKey {
   /// The type of the dependency.
-  associatedtype Value: Sendable = Self
+  associatedtype Value = Self
   /// The value used outside tests.
   static var liveValue: Value { get }
-  /// The value used in tests (``DependencyContext/test``). Without one, using the
-  /// dependency in a test reports an issue naming it, then falls back to ``liveValue``.
-  static var testValue: Value { get }
 }
 
 extension DependencyKey {
+  /// Without a test value, using the dependency in a test reports an issue naming it, then
+  /// falls back to ``liveValue``. Overriding it (in `withDependencies`) reports nothing.
   public static var testValue: Value {
-    let name = DependencyValues.accessedName ?? "@Dependency(\(Self.self).self)"
-    reportIssue(
-      """
-      \(name) has no test implementation, but was used in a test.
+    if !DependencyValues.isSetting {
+      let name = DependencyValues.accessedName ?? "@Dependency(\(Self.self).self)"
+      reportIssue(
+        """
+        \(name) has no test implementation, but was used in a test.
 
-      Override it in the test, for example with TestStore's "withDependencies", or give \
-      "\(Self.self)" a "testValue".
-      """)
+        Override it in the test, for example with TestStore's "withDependencies", or give \
+        "\(Self.self)" a "testValue".
+        """)
+    }
     return liveValue
   }
+
+  public static var previewValue: Value { liveValue }
 }
 
 /// Which value a dependency key provides.
 public enum DependencyContext: Sendable {
   /// The running app or server: ``DependencyKey/liveValue``.
   case live
-  /// A test: ``DependencyKey/testValue``.
+  /// A test: ``TestDependencyKey/testValue``.
   case test
 }

@@ -11,6 +11,10 @@ public struct DependencyValues: Sendable {
   /// Set while a test value is read, to name the dependency in reports.
   @TaskLocal static var accessedName: String?
 
+  /// Set while dependencies are being overridden (`withDependencies`), where reading a
+  /// test value to change part of it is no use of it.
+  @TaskLocal static var isSetting = false
+
   private var overrides: [ObjectIdentifier: any Sendable] = [:]
 
   /// Whether keys give their live or their test values.
@@ -22,19 +26,34 @@ public struct DependencyValues: Sendable {
   /// The value for `key`: an override when there is one, else the key's value for the context.
   ///
   /// `name` defaults to the calling property's name, used to name the dependency in reports.
-  public subscript<Key: DependencyKey>(
+  public subscript<Key: TestDependencyKey>(
     key: Key.Type, name name: StaticString = #function
   ) -> Key.Value {
     get {
       if let value = overrides[ObjectIdentifier(key)] {
         return value as! Key.Value
       }
-      guard context == .test else { return Key.liveValue }
-      return Self.$accessedName.withValue("@Dependency(\\.\(name))") { Key.testValue }
+      let accessedName = "@Dependency(\\.\(name))"
+      guard context == .test else {
+        if let live = key as? any DependencyKey.Type { return Self.liveValue(of: live) as! Key.Value }
+        if !Self.isSetting {
+          reportIssue("\(accessedName) has no live implementation, but was used outside a test; its test value was used.")
+        }
+        return Key.testValue
+      }
+      return Self.$accessedName.withValue(accessedName) { Key.testValue }
     }
     set {
       overrides[ObjectIdentifier(key)] = newValue
     }
+  }
+
+  private static func liveValue<Key: DependencyKey>(of _: Key.Type) -> any Sendable { Key.liveValue }
+
+  /// Runs `update` on `values` as overrides: reading a dependency there (to change part of
+  /// it, `$0.numberFact.fetch = ...`) is not a use of it, so it reports nothing.
+  public static func prepare(_ values: inout DependencyValues, with update: (inout DependencyValues) throws -> Void) rethrows {
+    try $isSetting.withValue(true) { try update(&values) }
   }
 
   /// These values with `other`'s overrides on top, in `other`'s context.
@@ -53,7 +72,7 @@ public func withDependencies<Result>(
   operation: () throws -> Result
 ) rethrows -> Result {
   var values = DependencyValues.current
-  try update(&values)
+  try DependencyValues.prepare(&values, with: update)
   return try DependencyValues.$current.withValue(values, operation: operation)
 }
 
@@ -65,6 +84,6 @@ public func withDependencies<Result>(
   operation: () async throws -> Result
 ) async rethrows -> Result {
   var values = DependencyValues.current
-  try update(&values)
+  try DependencyValues.prepare(&values, with: update)
   return try await DependencyValues.$current.withValue(values, operation: operation)
 }

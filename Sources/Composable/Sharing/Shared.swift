@@ -38,6 +38,11 @@ public struct Shared<Value: Sendable>: Sendable {
     self.init(reference: SharedBox(value: value))
   }
 
+  /// A new shared value owned by no key, as TCA spells it: `Shared(value: 0)`.
+  public init(value: Value) {
+    self.init(value)
+  }
+
   /// The value stored under `key`, or `wrappedValue` when nothing is stored yet:
   /// `@Shared(.appStorage("count")) var count = 0`.
   ///

@@ -81,7 +81,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     acceptChange: (@Sendable (StoreSnapshot<State>) -> Bool)? = nil
   ) {
     var dependencies = DependencyValues.current
-    prepareDependencies?(&dependencies)
+    if let prepareDependencies { DependencyValues.prepare(&dependencies, with: prepareDependencies) }
     let state = DependencyValues.$current.withValue(dependencies) { initialState() }
     self.init(
       core: RootCore(
@@ -100,6 +100,20 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   @discardableResult
   public func send(_ action: Action) -> StoreTask {
     core.send(action)
+  }
+
+  /// Sends the action a case key path names, when its case has no payload:
+  /// `store.send(\.counter.incrementButtonTapped)`.
+  @discardableResult
+  public func send(_ action: CaseKeyPath<Action, Void>) -> StoreTask {
+    send(action())
+  }
+
+  /// Sends the action a case key path names with `value` as its payload:
+  /// `store.send(\.binding.sliderValue, 2)`.
+  @discardableResult
+  public func send<Value>(_ action: CaseKeyPath<Action, Value>, _ value: Value) -> StoreTask {
+    send(action(value))
   }
 
   /// Calls `body` with the current state.

@@ -14,15 +14,19 @@ private enum DateGeneratorKey: DependencyKey {
 
 /// A function that tells the date: `date.now` or `date()`.
 public struct DateGenerator: Sendable {
-  private let generate: @Sendable () -> Date
+  private var generate: @Sendable () -> Date
 
   /// A generator calling `generate`.
   public init(_ generate: @escaping @Sendable () -> Date) {
     self.generate = generate
   }
 
-  /// The current date.
-  public var now: Date { generate() }
+  /// The current date. Setting it makes the generator always tell that date, as
+  /// `$0.date.now = Date(timeIntervalSince1970: 0)` does in tests.
+  public var now: Date {
+    get { generate() }
+    set { self = .constant(newValue) }
+  }
 
   /// The current date.
   public func callAsFunction() -> Date { generate() }

@@ -20,7 +20,7 @@ public struct _DependencyKeyWritingReducer<Base: Reducer>: Reducer {
 
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     var values = DependencyValues.current
-    update(&values)
+    DependencyValues.prepare(&values, with: update)
     return DependencyValues.$current.withValue(values) {
       base.reduce(into: &state, action: action).withDependencies(values)
     }
