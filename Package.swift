@@ -63,8 +63,10 @@ let package = Package(
     macroPlugin,
     // `Composable` plus the `@Reducer` / `@CasePathable` / `@ObservableState` macros.
     .target(name: "ComposableArchitecture", dependencies: ["Composable", "ComposableMacrosPlugin"]),
-    // Layer 2: TestStore for XCTest and Swift Testing.
-    .target(name: "ComposableTesting", dependencies: ["Composable"]),
+    // Layer 2: TestStore's failures under XCTest and Swift Testing (TestStore itself is in
+    // Composable); installed as the test process loads, by the C constructor.
+    .target(name: "CComposableTestingHook"),
+    .target(name: "ComposableTesting", dependencies: ["Composable", "CComposableTestingHook"]),
     // Layer 3: HTTP/1.1 on the system's sockets. Knows nothing about stores.
     .target(name: "CSystemShim"),
     .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),

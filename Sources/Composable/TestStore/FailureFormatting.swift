@@ -1,4 +1,3 @@
-import Composable
 import Foundation
 
 /// "action" or "actions".

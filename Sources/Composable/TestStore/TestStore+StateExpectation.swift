@@ -1,4 +1,3 @@
-import Composable
 
 extension TestStore {
   /// Checks that a step took the state from `previous` to `actual` as

@@ -1,4 +1,3 @@
-import Composable
 import Synchronization
 
 /// Whether the effects of one `send` have all ended, watched from a task of its own.

@@ -1,4 +1,3 @@
-import Composable
 
 extension TestStore {
   /// Waits for every running effect to end; fails the test if some still run after `timeout`.

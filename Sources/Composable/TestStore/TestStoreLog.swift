@@ -1,4 +1,3 @@
-import Composable
 import Synchronization
 
 /// What a test store shares with the reducer running inside its store: the dependencies to

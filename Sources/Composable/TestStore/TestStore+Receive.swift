@@ -1,4 +1,3 @@
-import Composable
 
 extension TestStore where Action: Equatable {
   /// Asserts that the next action received from an effect is `expectedAction`, and how it

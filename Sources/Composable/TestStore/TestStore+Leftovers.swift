@@ -1,4 +1,3 @@
-import Composable
 import Foundation
 
 extension TestStore {

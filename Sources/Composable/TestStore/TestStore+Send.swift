@@ -1,4 +1,3 @@
-import Composable
 
 extension TestStore {
   /// Sends `action` to the feature and asserts how it changes the state.

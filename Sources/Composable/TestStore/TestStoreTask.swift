@@ -1,4 +1,3 @@
-import Composable
 
 /// The effects started by one ``TestStore/send(_:assert:isolation:fileID:file:line:column:)``:
 /// wait for them with ``finish(timeout:fileID:file:line:column:)`` or stop them with ``cancel()``.

@@ -1,4 +1,3 @@
-import Composable
 
 /// Runs a feature in a test and makes the test assert everything it does: each state
 /// change, each action its effects send back, and that every effect ends.

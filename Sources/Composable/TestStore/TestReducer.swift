@@ -1,4 +1,3 @@
-import Composable
 
 /// The actions of a test store's inner store: those the test sends, those the feature's
 /// effects send back, and a request to cancel every effect.

@@ -1,0 +1,1 @@
+// Installs ComposableTesting's test failure reporter as the process loads (see hook.c).
