@@ -30,19 +30,28 @@ private struct Greeter: Reducer {
 }
 
 @Suite struct DependencyTests {
-  @Test func liveValueByDefault() {
-    @Dependency(\.greeting) var greeting
-    #expect(greeting.greet("Blob") == "Hello, Blob!")
+  @Test func liveValueInTheLiveContext() {
+    withDependencies { $0.context = .live } operation: {
+      @Dependency(\.greeting) var greeting
+      #expect(greeting.greet("Blob") == "Hello, Blob!")
+    }
+  }
+
+  @Test func testsRunInTheTestContext() {
+    @Dependency(\.context) var context
+    #expect(context == .test)
   }
 
   @Test func withDependenciesOverridesForTheOperationOnly() {
-    @Dependency(\.greeting) var greeting
-    withDependencies {
-      $0.greeting = GreetingClient { "Hi \($0)" }
-    } operation: {
-      #expect(greeting.greet("Blob") == "Hi Blob")
+    withDependencies { $0.context = .live } operation: {
+      @Dependency(\.greeting) var greeting
+      withDependencies {
+        $0.greeting = GreetingClient { "Hi \($0)" }
+      } operation: {
+        #expect(greeting.greet("Blob") == "Hi Blob")
+      }
+      #expect(greeting.greet("Blob") == "Hello, Blob!")
     }
-    #expect(greeting.greet("Blob") == "Hello, Blob!")
   }
 
   @Test func overridesAreInheritedByChildTasks() async {
@@ -61,7 +70,7 @@ private struct Greeter: Reducer {
     let one = Store(initialState: Greeter.State()) { Greeter() } withDependencies: {
       $0.greeting = GreetingClient { "One \($0)" }
     }
-    let two = Store(initialState: Greeter.State()) { Greeter() }
+    let two = Store(initialState: Greeter.State()) { Greeter() } withDependencies: { $0.context = .live }
     one.send(.greet("Blob"))
     two.send(.greet("Blob"))
     #expect(one.message == "One Blob")

@@ -133,3 +133,61 @@ struct DependencySnippetTests {
   }
   #expect(ticks == 3)
 }
+
+/// The seed's "testing with persistence": a feature keeping its count in app storage.
+@Reducer
+struct PersistedCounter {
+  @ObservableState
+  struct State: Equatable {
+    @Shared(.appStorage("count")) var count = 0
+  }
+
+  enum Action {
+    case incrementButtonTapped
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .incrementButtonTapped:
+        state.$count.withLock { $0 += 1 }
+        return .none
+      }
+    }
+  }
+}
+
+@MainActor
+struct TestContextSnippetTests {
+  @Test func dependenciesTakeTheirTestValuesWheneverTestsRun() async {
+    @Dependency(\.context) var context
+    #expect(context == .test)
+    let store = Store(initialState: Stamp.State()) { Stamp() }
+    // The plain store's effect uses FactClient's test value, which is unimplemented.
+    await withKnownIssue {
+      await store.send(.factButtonTapped).finish()
+    } matching: { issue in
+      issue.description.contains("FactClient.fetch")
+    }
+  }
+
+  // The two tests below run at once and use one key: each sees only its own storage.
+  @Test func testingWithPersistence() async {
+    @Shared(.appStorage("count")) var count = 42
+    let store = TestStore(initialState: PersistedCounter.State()) { PersistedCounter() }
+    await store.send(.incrementButtonTapped) {
+      $0.$count.withLock { $0 = 43 }
+    }
+    #expect(count == 43)
+  }
+
+  @Test func testingWithPersistenceAgain() async {
+    @Shared(.appStorage("count")) var count = 42
+    let store = TestStore(initialState: PersistedCounter.State()) { PersistedCounter() }
+    await store.send(.incrementButtonTapped) {
+      $0.$count.withLock { $0 = 43 }
+    }
+    #expect(count == 43)
+    #expect(!FileManager.default.fileExists(atPath: ".storehost/shared/count.json"))
+  }
+}

@@ -17,10 +17,11 @@ public struct DependencyValues: Sendable {
 
   private var overrides: [ObjectIdentifier: any Sendable] = [:]
 
-  /// Whether keys give their live or their test values.
-  public var context: DependencyContext = .live
+  /// Whether keys give their live or their test values: test values whenever tests run
+  /// (a test framework is installed, see ``TestFramework``), live ones otherwise.
+  public var context: DependencyContext = TestFrameworks.current == nil ? .live : .test
 
-  /// Dependency values with no overrides, in the live context.
+  /// Dependency values with no overrides, in the context of the process.
   public init() {}
 
   /// The value for `key`: an override when there is one, else the key's value for the context.

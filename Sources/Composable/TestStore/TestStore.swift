@@ -72,7 +72,10 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     let testReducer = TestReducer(base: reducer(), log: log)
     self.log = log
     self.store = IssueReporters.$current.withValue([TestStoreIssueReporter(location: location)]) {
-      Store(initialState: initialState(), reducer: { testReducer }, withDependencies: { $0 = dependencies })
+      // The state is made with the test's dependencies, so its shared values use the test's storage.
+      Store(
+        initialState: DependencyValues.$current.withValue(dependencies) { initialState() },
+        reducer: { testReducer }, withDependencies: { $0 = dependencies })
     }
     self.lastState = store.withState { $0 }
     self.sharedValues = SharedValues(capturing: lastState)

@@ -64,7 +64,8 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   /// - Parameters:
   ///   - cluster: Set to share sessions with other processes through PostgreSQL; `persistence`
   ///     must then be the cluster's ``PostgresSessionPersistence``.
-  ///   - prepareDependencies: Dependencies of every session's store (clients, clocks).
+  ///   - prepareDependencies: Dependencies of every session's store (clients, clocks), on top
+  ///     of the live values, which sessions use even in a test process.
   ///   - resumedAction: Sent to a session's store each time the session is rebuilt from its
   ///     saved state in a process (after a restart, or when another process of a cluster
   ///     takes it over). Effects do not outlive their process: handle this action to start
@@ -85,11 +86,17 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     self.cluster = cluster
     self.tokenSigner = tokenSigner
     self.makeInitialState = initialState
-    self.inMemoryStorage = withDependencies(prepareDependencies) {
+    // A host serves: its sessions run on live dependencies, in a test process too, except
+    // for what `prepareDependencies` overrides.
+    let hostDependencies: @Sendable (inout DependencyValues) -> Void = { values in
+      values.context = .live
+      prepareDependencies(&values)
+    }
+    self.inMemoryStorage = withDependencies(hostDependencies) {
       @Dependency(\.defaultInMemoryStorage) var storage
       return storage
     }
-    self.prepareDependencies = prepareDependencies
+    self.prepareDependencies = hostDependencies
     self.schemaJSON = (try? JSONEncoding.encode(Self.schema)) ?? Array("{}".utf8)
     // Built once and shared by every session's store: a reducer is a value holding no
     // per-store state (dependencies are read per action, effects belong to each store).

@@ -40,6 +40,7 @@ import StoreHostDemo
       AppFeature()
     } withDependencies: {
       $0.sharedCountKey = InMemoryKey<Int>.inMemory("demo-patch-test-\(UUID())")
+      $0.uuid = .incrementing
     }
     let versions = Mutex<[StoreSnapshot<AppFeature.State>]>([])
     let observation = store.observe { snapshot in versions.withLock { $0.append(snapshot) } }
