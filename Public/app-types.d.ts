@@ -57,9 +57,110 @@ export type Action =
   }
   | {
     shared: "decrementButtonTapped" | "incrementButtonTapped";
+  }
+  | {
+    contacts:
+      | "addButtonTapped"
+      | {
+        contactTapped: {
+          id: string;
+        };
+      }
+      | {
+        deleteButtonTapped: {
+          id: string;
+        };
+      }
+      | {
+        destination:
+          | "dismiss"
+          | {
+            presented:
+              | {
+                addContact:
+                  | {
+                    binding: {
+                      name: string;
+                    };
+                  }
+                  | "cancelButtonTapped"
+                  | "saveButtonTapped";
+              }
+              | {
+                alert: {
+                  confirmDeletion: {
+                    id: string;
+                  };
+                };
+              };
+          };
+      }
+      | {
+        path:
+          | {
+            element: {
+              action: "backButtonTapped" | "deleteButtonTapped";
+              id: number;
+            };
+          }
+          | {
+            popFrom: {
+              id: number;
+            };
+          }
+          | {
+            push: {
+              id: number;
+              state: {
+                contact: {
+                  id: string;
+                  name: string;
+                };
+              };
+            };
+          };
+      };
   };
 
 export type State = {
+  contacts: {
+    contacts: Array<{
+      id: string;
+      name: string;
+    }>;
+    destination:
+      | {
+        addContact: {
+          id: string;
+          name: string;
+        };
+      }
+      | {
+        alert: {
+          buttons: Array<{
+            action?: {
+              confirmDeletion: {
+                id: string;
+              };
+            };
+            label: string;
+            role?: "cancel" | "destructive";
+          }>;
+          message?: string;
+          title: string;
+        };
+      }
+      | null;
+    path: Array<{
+      id: number;
+      state: {
+        contact: {
+          id: string;
+          name: string;
+        };
+      };
+    }>;
+  };
   counter: {
     count: number;
   };

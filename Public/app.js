@@ -10,6 +10,7 @@ import { setupTodos } from "./pages/todos.js";
 import { setupNumberFact } from "./pages/number-fact.js";
 import { setupTimer } from "./pages/timer.js";
 import { setupShared } from "./pages/shared.js";
+import { setupContacts } from "./pages/contacts.js";
 import { setupDebug } from "./pages/debug.js";
 
 /** @type {StoreHostClient<import("./app-types").State, import("./app-types").Action>} */
@@ -50,6 +51,7 @@ const setups = [
   ["number-fact", setupNumberFact],
   ["timer", setupTimer],
   ["shared", setupShared],
+  ["contacts", setupContacts],
   ["debug", setupDebug],
 ];
 const pages = new Map(

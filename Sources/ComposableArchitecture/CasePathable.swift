@@ -17,8 +17,9 @@
 /// Payloads that are not `Codable` still compile: they encode as their description and fail
 /// to decode.
 @attached(
-  extension, conformances: CasePathable, Encodable, Decodable,
+  member, conformances: CasePathable, Encodable, Decodable,
   names: named(AllCasePaths), named(allCasePaths), named(encode(to:)), named(init(from:)),
   named(binding))
+@attached(extension, conformances: CasePathable, Encodable, Decodable)
 public macro CasePathable() =
   #externalMacro(module: "ComposableMacrosPlugin", type: "CasePathableMacro")

@@ -1,5 +1,6 @@
 /// Conforms a struct to ``Reducer``, marks its nested `enum Action` `@CasePathable`, and
-/// builds its `body` with ``ReducerBuilder``.
+/// builds its `body` with ``ReducerBuilder``. On an enum of features it writes a
+/// ``CaseReducer``: `State`, `Action` and `body` with a case per feature (see below).
 ///
 /// ```swift
 /// @Reducer
@@ -10,7 +11,17 @@
 ///   var body: some Reducer<State, Action> { ... }
 /// }
 /// ```
+///
+/// ```swift
+/// @Reducer
+/// enum Destination {
+///   case addContact(AddContactFeature)
+///   case alert(AlertState<ContactsFeature.Action.Alert>)
+/// }
+/// // .ifLet(\.$destination, action: \.destination)
+/// ```
 @attached(memberAttribute)
-@attached(extension, conformances: Reducer)
+@attached(member, names: named(State), named(Action), named(body))
+@attached(extension, conformances: Reducer, CaseReducer)
 public macro Reducer() =
   #externalMacro(module: "ComposableMacrosPlugin", type: "ReducerMacro")

@@ -3,7 +3,10 @@ import SwiftSyntaxMacros
 
 /// `@CasePathable`: makes an enum `CasePathable` (case paths for `\.case` key paths) and
 /// `Codable` in the externally tagged form, and gives a `binding` case a fast accessor.
-public struct CasePathableMacro: ExtensionMacro {
+///
+/// The members are written inside the enum, so payload types resolve as they do in its
+/// cases (a sibling type of the enum's parent, say); an extension adds the conformances.
+public struct CasePathableMacro: MemberMacro, ExtensionMacro {
   public static func expansion(
     of node: AttributeSyntax,
     attachedTo declaration: some DeclGroupSyntax,
@@ -11,27 +14,36 @@ public struct CasePathableMacro: ExtensionMacro {
     conformingTo protocols: [TypeSyntax],
     in context: some MacroExpansionContext
   ) throws -> [ExtensionDeclSyntax] {
+    guard declaration.is(EnumDeclSyntax.self) else { throw MacroError("@CasePathable applies to enums only") }
+    let conformances = ["CasePathable", "Encodable", "Decodable"].filter(Set(protocols.map(\.trimmedDescription)).contains)
+    guard !conformances.isEmpty else { return [] }
+    return [try ExtensionDeclSyntax("extension \(type.trimmed): \(raw: conformances.joined(separator: ", ")) {}")]
+  }
+
+  public static func expansion(
+    of node: AttributeSyntax,
+    providingMembersOf declaration: some DeclGroupSyntax,
+    conformingTo protocols: [TypeSyntax],
+    in context: some MacroExpansionContext
+  ) throws -> [DeclSyntax] {
     guard let enumDecl = declaration.as(EnumDeclSyntax.self) else {
       throw MacroError("@CasePathable applies to enums only")
     }
     let cases = EnumCase.all(of: enumDecl)
     let access = declaration.accessPrefix(in: context)
     let missing = Set(protocols.map(\.trimmedDescription))
-    var conformances: [String] = []
     var members: [String] = []
 
     /// Whether to write `member` for `conformance`: unless the enum implements it, when the
     /// type does not conform yet or declares the conformance itself (to replace synthesis).
     func needs(_ conformance: String, _ member: String) -> Bool {
       let isMissing = missing.contains(conformance)
-      if isMissing { conformances.append(conformance) }
       let declared = declaration.inherits(conformance) || declaration.inherits("Codable")
       return (isMissing || declared) && !declaration.declares(member)
     }
 
     if missing.contains("CasePathable") {
-      conformances.append("CasePathable")
-      members.append(casePathsSource(root: type.trimmedDescription, cases: cases, access: access))
+      members.append(casePathsSource(root: enumDecl.name.text, cases: cases, access: access))
     }
     if needs("Encodable", "encode(to:)") {
       members.append(encodeSource(cases: cases, access: access))
@@ -50,10 +62,6 @@ public struct CasePathableMacro: ExtensionMacro {
         }
         """)
     }
-    guard !members.isEmpty else { return [] }
-    let inheritance = conformances.isEmpty ? "" : ": " + conformances.joined(separator: ", ")
-    let body = members.joined(separator: "\n\n")
-    let source = "extension \(type.trimmedDescription)\(inheritance) {\n\(body)\n}"
-    return [try ExtensionDeclSyntax("\(raw: source)")]
+    return members.map { "\(raw: $0)" }
   }
 }

@@ -1,10 +1,16 @@
 import SwiftSyntax
 import SwiftSyntaxMacros
 
-/// `@Reducer`: conforms a struct to `Reducer`, marks its nested `enum Action`
+/// `@Reducer` on a struct: conforms it to `Reducer`, marks its nested `enum Action`
 /// `@CasePathable` (for `\.child` case key paths and the JSON coding of actions), and builds
 /// `body` with `ReducerBuilder`, which a conformance added by a macro does not infer.
-public struct ReducerMacro: ExtensionMacro, MemberAttributeMacro {
+///
+/// On an enum of features (`case addContact(AddContactFeature)`): conforms it to
+/// `CaseReducer` and writes its `State` and `Action` (a case per feature, `@CasePathable`,
+/// so `Codable` as tagged JSON) and a static `body` running the feature of the current
+/// case. A case of `AlertState<A>` or `ConfirmationDialogState<A>` is plain state whose
+/// actions are `A`.
+public struct ReducerMacro: ExtensionMacro, MemberAttributeMacro, MemberMacro {
   public static func expansion(
     of node: AttributeSyntax,
     attachedTo declaration: some DeclGroupSyntax,
@@ -12,8 +18,11 @@ public struct ReducerMacro: ExtensionMacro, MemberAttributeMacro {
     conformingTo protocols: [TypeSyntax],
     in context: some MacroExpansionContext
   ) throws -> [ExtensionDeclSyntax] {
+    if declaration.is(EnumDeclSyntax.self) {
+      return [try ExtensionDeclSyntax("extension \(type.trimmed): CaseReducer {}")]
+    }
     guard declaration.is(StructDeclSyntax.self) else {
-      throw MacroError("@Reducer applies to structs only")
+      throw MacroError("@Reducer applies to structs and to enums of features")
     }
     guard !protocols.isEmpty else { return [] }
     return [try ExtensionDeclSyntax("extension \(type.trimmed): Reducer {}")]
@@ -25,6 +34,7 @@ public struct ReducerMacro: ExtensionMacro, MemberAttributeMacro {
     providingAttributesFor member: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [AttributeSyntax] {
+    guard declaration.is(StructDeclSyntax.self) else { return [] }
     if let action = member.as(EnumDeclSyntax.self), action.name.text == "Action",
       !action.attributes.contains(named: "CasePathable")
     {
@@ -38,4 +48,83 @@ public struct ReducerMacro: ExtensionMacro, MemberAttributeMacro {
     }
     return []
   }
+
+  public static func expansion(
+    of node: AttributeSyntax,
+    providingMembersOf declaration: some DeclGroupSyntax,
+    conformingTo protocols: [TypeSyntax],
+    in context: some MacroExpansionContext
+  ) throws -> [DeclSyntax] {
+    guard let enumDecl = declaration.as(EnumDeclSyntax.self) else { return [] }
+    let access = declaration.accessPrefix(in: context)
+    // Visible outside the module, they are not inferred `Sendable`; a feature's are.
+    let isVisible = access == "public " || access == "package "
+    let cases = try EnumCase.all(of: enumDecl).map(FeatureCase.init)
+    let stateCases = cases.map { "  case \($0.name)(\($0.stateType))" }.joined(separator: "\n")
+    let actionCases = cases.map { "  case \($0.name)(\($0.actionType))" }.joined(separator: "\n")
+    let reducing = cases.filter(\.isFeature).map { feature in
+      """
+          case (.\(feature.name)(var childState), .\(feature.name)(let childAction)):
+            let effect = \(feature.payload)().reduce(into: &childState, action: childAction)
+            state = .\(feature.name)(childState)
+            return effect.map { .\(feature.name)($0) }
+      """
+    }.joined(separator: "\n")
+    let body =
+      reducing.isEmpty
+      ? "EmptyReducer()"
+      : """
+      Reduce { state, action in
+          switch (state, action) {
+      \(reducing)
+          default:
+            return .none
+          }
+        }
+      """
+    return [
+      """
+      @CasePathable
+      \(raw: access)enum State: CaseReducerState\(raw: isVisible ? ", Sendable" : "") {
+        \(raw: access)typealias StateReducer = \(raw: enumDecl.name.text)
+      \(raw: stateCases)
+      }
+      """,
+      """
+      @CasePathable
+      \(raw: access)enum Action\(raw: isVisible ? ": Sendable" : "") {
+      \(raw: actionCases)
+      }
+      """,
+      """
+      \(raw: access)static var body: some Reducer<State, Action> {
+        \(raw: body)
+      }
+      """,
+    ]
+  }
+}
+
+/// A case of a `@Reducer enum`: a feature, or alert-like plain state.
+private struct FeatureCase {
+  let name: String
+  /// The payload type as written: `AddContactFeature`, `AlertState<Action.Alert>`.
+  let payload: String
+  /// The actions of plain state (`AlertState<A>`: `A`); `nil` for a feature.
+  let plainStateAction: String?
+
+  init(_ enumCase: EnumCase) throws {
+    guard enumCase.parameters.count == 1, enumCase.parameters[0].label == nil else {
+      throw MacroError("each case of a @Reducer enum holds one feature: case \(enumCase.name)(SomeFeature)")
+    }
+    name = enumCase.name
+    payload = enumCase.parameters[0].type
+    plainStateAction = ["AlertState<", "ConfirmationDialogState<"].lazy.compactMap { [payload] prefix in
+      payload.hasPrefix(prefix) && payload.hasSuffix(">") ? String(payload.dropFirst(prefix.count).dropLast()) : nil
+    }.first
+  }
+
+  var isFeature: Bool { plainStateAction == nil }
+  var stateType: String { isFeature ? "\(payload).State" : payload }
+  var actionType: String { plainStateAction ?? "\(payload).Action" }
 }

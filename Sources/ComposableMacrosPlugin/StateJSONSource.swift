@@ -10,7 +10,7 @@ struct EncodedProperty {
 /// The stored properties that synthesized `Encodable` writes, in JSON name order, or `nil`
 /// when the struct's JSON cannot be known from its declaration alone: it declares
 /// `CodingKeys` or `encode(to:)`, has members under `#if`, a `lazy` or tuple-pattern
-/// property, or a property wrapper other than `@Shared` and `@SharedReader`.
+/// property, or a property wrapper other than `@Shared`, `@SharedReader` and `@Presents`.
 func encodedProperties(of declaration: some DeclGroupSyntax) -> [EncodedProperty]? {
   var properties: [EncodedProperty] = []
   for member in declaration.memberBlock.members {
@@ -22,8 +22,11 @@ func encodedProperties(of declaration: some DeclGroupSyntax) -> [EncodedProperty
       continue
     }
     if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.lazy) }) { return nil }
-    let isShared = variable.attributes.contains(named: "Shared") || variable.attributes.contains(named: "SharedReader")
-    let knownAttributes = ["BindingState", "Shared", "SharedReader"]
+    // Wrappers whose projection is what synthesized `Codable` encodes.
+    let isWrapped = ["Shared", "SharedReader", "Presents", "PresentationState"].contains {
+      variable.attributes.contains(named: $0)
+    }
+    let knownAttributes = ["BindingState", "Shared", "SharedReader", "Presents", "PresentationState"]
     let unknown = variable.attributes.contains {
       guard let attribute = $0.as(AttributeSyntax.self) else { return true }
       let name = attribute.attributeName.trimmedDescription
@@ -37,7 +40,7 @@ func encodedProperties(of declaration: some DeclGroupSyntax) -> [EncodedProperty
         if computed { continue }
       }
       let name = unescaped(identifier)
-      properties.append(EncodedProperty(name: name, valuePath: isShared ? "$\(name)" : identifier))
+      properties.append(EncodedProperty(name: name, valuePath: isWrapped ? "$\(name)" : identifier))
     }
   }
   return properties.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }

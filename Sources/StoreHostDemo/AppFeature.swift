@@ -3,7 +3,7 @@ import ComposableArchitecture
 /// The demo's root feature: one of these runs for each browser session.
 ///
 /// Its JSON shape is part of the wire contract (DESIGN.md): state
-/// `{"counter": {"count": 0}, "twoCounters": {...}, "todos": {...}, ..., "shared": {"count": n}}`,
+/// `{"counter": {"count": 0}, "twoCounters": {...}, "todos": {...}, ..., "shared": {"count": n}, "contacts": {...}}`,
 /// actions such as
 /// `{"counter": "incrementButtonTapped"}` or `{"twoCounters": {"first": "incrementButtonTapped"}}`.
 @Reducer
@@ -16,6 +16,7 @@ public struct AppFeature {
     public var numberFact = NumberFact.State()
     public var timer = Timer.State()
     public var shared = SharedCounter.State()
+    public var contacts = Contacts.State()
 
     public init() {}
   }
@@ -27,6 +28,7 @@ public struct AppFeature {
     case numberFact(NumberFact.Action)
     case timer(Timer.Action)
     case shared(SharedCounter.Action)
+    case contacts(Contacts.Action)
     /// Sent by the host when the session was rebuilt from its saved state on a new process.
     @Internal case sessionResumed
   }
@@ -40,6 +42,7 @@ public struct AppFeature {
     Scope(state: \.numberFact, action: \.numberFact) { NumberFact() }
     Scope(state: \.timer, action: \.timer) { Timer() }
     Scope(state: \.shared, action: \.shared) { SharedCounter() }
+    Scope(state: \.contacts, action: \.contacts) { Contacts() }
     Reduce { _, action in
       guard case .sessionResumed = action else { return .none }
       return .send(.timer(.resumed))

@@ -36,7 +36,7 @@ CHROMEDRIVER = "/usr/bin/chromedriver"
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 WAIT = 10  # seconds; every wait in this file is bounded by it
 
-PAGES = ["counter", "two-counters", "todos", "number-fact", "timer", "shared", "debug"]
+PAGES = ["counter", "two-counters", "todos", "number-fact", "timer", "shared", "contacts", "debug"]
 PHONE = (390, 844)
 DESKTOP = (1280, 800)
 
@@ -336,6 +336,52 @@ def test_todos_edit_a_title_in_place(server, browser):
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#todo-list li") == [], "an empty title did not delete")
     assert client_state(browser)["todos"]["todos"] == []
     assert browser.switch_to.active_element.get_attribute("id") == "todo-new"
+
+
+def test_contacts_sheet_alert_and_drill_down_follow_the_state(server, browser):
+    open_page(browser, server, "contacts")
+    sheet = browser.find_element(By.ID, "contact-sheet")
+    # Add: the server presents the sheet; saving dismisses it from an effect.
+    browser.find_element(By.ID, "contact-add").click()
+    wait(browser, lambda d: sheet.get_attribute("open") is not None, "the sheet never opened")
+    assert client_state(browser)["contacts"]["destination"]["addContact"]["name"] == ""
+    browser.find_element(By.ID, "contact-name").send_keys("Blob")
+    wait(browser, lambda d: (client_state(d)["contacts"]["destination"] or {}).get("addContact", {}).get("name") == "Blob",
+         "the name binding never reached the server")
+    browser.find_element(By.ID, "contact-save").click()
+    wait(browser, lambda d: sheet.get_attribute("open") is None, "saving did not close the sheet")
+    wait(browser, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, "#contact-list .contact-open")] == ["Blob"],
+         "the saved contact never appeared")
+    assert client_state(browser)["contacts"]["destination"] is None
+
+    # Escape asks the server to dismiss; it does.
+    browser.find_element(By.ID, "contact-add").click()
+    wait(browser, lambda d: sheet.get_attribute("open") is not None, "the sheet never opened again")
+    browser.find_element(By.ID, "contact-name").send_keys(Keys.ESCAPE)
+    wait(browser, lambda d: sheet.get_attribute("open") is None and client_state(d)["contacts"]["destination"] is None,
+         "Escape did not dismiss the sheet")
+
+    # Drill down, then back through the pushed page's own effect (dismiss pops it).
+    browser.find_element(By.CSS_SELECTOR, "#contact-list .contact-open").click()
+    wait(browser, lambda d: d.find_element(By.ID, "contact-detail-name").text == "Blob", "the detail page never showed")
+    assert [element["id"] for element in client_state(browser)["contacts"]["path"]] == [0]
+    browser.find_element(By.ID, "contact-back").click()
+    wait(browser, lambda d: client_state(d)["contacts"]["path"] == [] and d.find_element(By.ID, "contact-detail").get_attribute("hidden"),
+         "Back did not pop the page")
+
+    # Delete asks first: Keep dismisses the alert, Delete removes the contact.
+    alert = browser.find_element(By.ID, "contact-alert")
+    browser.find_element(By.CSS_SELECTOR, "#contact-list .contact-delete").click()
+    wait(browser, lambda d: alert.get_attribute("open") is not None, "the alert never opened")
+    assert browser.find_element(By.ID, "contact-alert-title").text == "Delete Blob?"
+    alert.find_element(By.XPATH, './/button[text()="Keep"]').click()
+    wait(browser, lambda d: alert.get_attribute("open") is None, "Keep did not close the alert")
+    assert len(client_state(browser)["contacts"]["contacts"]) == 1
+    browser.find_element(By.CSS_SELECTOR, "#contact-list .contact-delete").click()
+    wait(browser, lambda d: alert.get_attribute("open") is not None, "the alert never opened again")
+    alert.find_element(By.XPATH, './/button[text()="Delete"]').click()
+    wait(browser, lambda d: alert.get_attribute("open") is None and client_state(d)["contacts"]["contacts"] == [],
+         "Delete did not remove the contact")
 
 
 def test_number_fact_shows_loading_then_a_fact(server, browser):

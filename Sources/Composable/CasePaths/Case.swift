@@ -37,7 +37,7 @@ extension Case where Value: CasePathable {
 }
 
 extension Case {
-  fileprivate func appending<Member>(_ path: AnyCasePath<Value, Member>) -> Case<Member> {
+  func appending<Member>(_ path: AnyCasePath<Value, Member>) -> Case<Member> {
     let (embedValue, extractValue) = (_embed, _extract)
     return Case<Member>(
       embed: { embedValue(path.embed($0)) },

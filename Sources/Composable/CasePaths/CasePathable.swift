@@ -38,6 +38,21 @@ extension CasePathable {
   public func `is`<Value>(_ keyPath: CaseKeyPath<Self, Value>) -> Bool {
     self[case: keyPath] != nil
   }
+
+  /// Changes the payload of the case `keyPath` names in place; reports an issue when the
+  /// value is in another case: `$0.destination?.modify(\.addContact) { $0.contact.name = "Blob" }`.
+  public mutating func modify<Value>(
+    _ keyPath: CaseKeyPath<Self, Value>, _ change: (inout Value) -> Void,
+    fileID: StaticString = #fileID, line: UInt = #line
+  ) {
+    let path = AnyCasePath(keyPath)
+    guard var value = path.extract(from: self) else {
+      reportIssue("Can't modify the case \(keyPath) of \(self): it is in another case.", fileID: fileID, line: line)
+      return
+    }
+    change(&value)
+    self = path.embed(value)
+  }
 }
 
 extension _AppendKeyPath {

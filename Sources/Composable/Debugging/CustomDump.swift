@@ -92,8 +92,10 @@ private struct CustomDumper {
     var lines = mirror.superclassMirror.map { fields($0) } ?? []
     for child in mirror.children {
       guard let label = child.label, !label.hasPrefix("_$") else { continue }
-      // `@Shared var count` is stored as `_count`; show it as `count`.
-      let name = child.value is any SharedBoxHolder && label.hasPrefix("_") ? String(label.dropFirst()) : label
+      // `@Shared var count` is stored as `_count`, `@Presents var destination` as
+      // `_destination`; show them by their names.
+      let isWrapper = child.value is any SharedBoxHolder || child.value is any PresentationStateProtocol
+      let name = isWrapper && label.hasPrefix("_") ? String(label.dropFirst()) : label
       lines.append(labeled(name, dump(child.value, isRoot: false)))
     }
     return lines

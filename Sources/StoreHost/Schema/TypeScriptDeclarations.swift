@@ -21,10 +21,8 @@ public enum TypeScriptDeclarations {
     guard case .object(let members) = schema else { return "unknown" }
     if let constant = members["const"] { return literal(constant) }
     if case .array(let values)? = members["enum"] { return union(values.map(literal), indent: indent) }
-    for key in ["oneOf", "anyOf"] {
-      if case .array(let alternatives)? = members[key] {
-        return union(alternatives.map { type(of: $0, indent: indent + "  ") }, indent: indent)
-      }
+    if members["oneOf"] != nil || members["anyOf"] != nil {
+      return union(alternatives(of: schema).map { type(of: $0, indent: indent + "  ") }, indent: indent)
     }
     switch members["type"] {
     case .string("string"): return "string"
@@ -39,6 +37,15 @@ public enum TypeScriptDeclarations {
     case .string("object"): return object(members, indent: indent)
     default: return "unknown"
     }
+  }
+
+  /// The alternatives of a union, with those of unions inside it brought up to its level.
+  private static func alternatives(of schema: JSONValue) -> [JSONValue] {
+    guard case .object(let members) = schema else { return [schema] }
+    for key in ["oneOf", "anyOf"] {
+      if case .array(let alternatives)? = members[key] { return alternatives.flatMap(Self.alternatives(of:)) }
+    }
+    return [schema]
   }
 
   private static func object(_ members: [String: JSONValue], indent: String) -> String {

@@ -1,0 +1,81 @@
+import Synchronization
+
+/// The state of a feature presented by its parent (a sheet, an alert, a drill-down), `nil`
+/// while nothing is presented: `@Presents var destination: Destination.State?`.
+///
+/// Its projection (`$destination`) is what ``Reducer/ifLet(_:action:destination:fileID:line:)``
+/// runs the presented feature on. Each presentation has an identity of its own, so the
+/// effects of one presentation are cancelled when it is dismissed or replaced. It encodes as
+/// the presented state, or `null`.
+@propertyWrapper
+public struct PresentationState<State> {
+  private var value: State?
+  /// Which presentation the value belongs to: it changes when one is presented.
+  private(set) var presentationID = 0
+
+  public init(wrappedValue: State?) {
+    self.value = wrappedValue
+  }
+
+  /// The presented state, or `nil`.
+  public var wrappedValue: State? {
+    get { value }
+    set {
+      if value == nil, newValue != nil { presentationID = Self.nextPresentationID() }
+      value = newValue
+    }
+  }
+
+  /// Itself, for `\.$destination` key paths.
+  public var projectedValue: Self {
+    get { self }
+    set { self = newValue }
+  }
+
+  private static func nextPresentationID() -> Int {
+    PresentationIdentities.next()
+  }
+}
+
+/// TCA's spelling of the property wrapper: `@Presents var destination: Destination.State?`.
+public typealias Presents<State> = PresentationState<State>
+
+enum PresentationIdentities {
+  private static let counter = Atomic<Int>(0)
+
+  static func next() -> Int { counter.add(1, ordering: .relaxed).newValue }
+}
+
+extension PresentationState: Equatable where State: Equatable {
+  /// Equal when both present equal states (or nothing); identity is not compared.
+  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.value == rhs.value }
+}
+
+extension PresentationState: Sendable where State: Sendable {}
+
+extension PresentationState: Encodable where State: Encodable {
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(value)
+  }
+}
+
+extension PresentationState: Decodable where State: Decodable {
+  public init(from decoder: any Decoder) throws {
+    self.init(wrappedValue: try decoder.singleValueContainer().decode(State?.self))
+  }
+}
+
+/// A ``PresentationState`` of any state, for dumps to show it by its property's name.
+protocol PresentationStateProtocol {}
+
+extension PresentationState: PresentationStateProtocol, CustomDumpReflectable {
+  /// The presented state (or `nil`), without its identity.
+  public var customDumpMirror: Mirror {
+    Mirror(self, unlabeledChildren: value.map { [$0] } ?? [], displayStyle: .optional)
+  }
+}
+
+extension PresentationState: CustomStringConvertible {
+  public var description: String { value.map { "\($0)" } ?? "nil" }
+}

@@ -1,0 +1,1 @@
+../PortingTests/NavigationSnippets.swift
