@@ -1,4 +1,6 @@
 import Composable
+import Foundation
+import Synchronization
 import Testing
 import XCTest
 
@@ -7,8 +9,11 @@ import XCTest
 /// Swift Testing when a `@Test` is running, otherwise XCTest. Installed when this library
 /// is loaded (see `CComposableTestingHook`).
 struct SwiftTestingAndXCTest: TestFramework {
-  /// The running `@Test`; XCTest cases run one at a time and share one set of values.
-  var currentTestID: AnyHashable? { Test.current.map { AnyHashable($0.id) } }
+  /// The running `@Test`, or else the running XCTest case.
+  var currentTestID: AnyHashable? {
+    if let test = Test.current { return AnyHashable(test.id) }
+    return XCTestCaseTracker.shared.current.withLock { $0 }.map { AnyHashable("XCTest case \($0)") }
+  }
 
   func fail(_ message: String, at location: TestLocation) {
     if Test.current != nil {
@@ -51,8 +56,24 @@ struct SwiftTestingAndXCTest: TestFramework {
   }
 }
 
+/// Follows which XCTest case is running, for ``SwiftTestingAndXCTest/currentTestID``.
+final class XCTestCaseTracker: NSObject, XCTestObservation, @unchecked Sendable {
+  static let shared = XCTestCaseTracker()
+  /// The number of the running test case, counted from the first: one per run of a method.
+  let current = Mutex<Int?>(nil)
+  private let started = Atomic<Int>(0)
+
+  func testCaseWillStart(_ testCase: XCTestCase) {
+    let number = started.add(1, ordering: .relaxed).newValue
+    current.withLock { $0 = number }
+  }
+
+  func testCaseDidFinish(_ testCase: XCTestCase) { current.withLock { $0 = nil } }
+}
+
 /// Called once as the process loads this library, by a C constructor.
 @_cdecl("composable_testing_install")
 func installTestFramework() {
   TestFrameworks.install(SwiftTestingAndXCTest())
+  XCTestObservationCenter.shared.addTestObserver(XCTestCaseTracker.shared)
 }

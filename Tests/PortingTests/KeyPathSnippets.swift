@@ -1,6 +1,8 @@
 // Key-path sends and receives as TCA's documentation writes them (see DependencySnippets.swift).
 import ComposableArchitecture
 import ComposableTesting
+import Observation
+import Synchronization
 import Testing
 
 @Reducer
@@ -94,4 +96,22 @@ struct KeyPathSnippetTests {
     await store.send(.factButtonTapped)
     await store.receive(\.factResponse.success) { $0.fact = "42 is the answer." }
   }
+}
+
+@Test func storeIsObservable() {
+  let store = Store(initialState: CounterFeature.State()) { CounterFeature() }
+  let changes = Mutex(0)
+  let count = withObservationTracking {
+    store.count
+  } onChange: {
+    changes.withLock { $0 += 1 }
+  }
+  #expect(count == 0)
+  #expect(changes.withLock { $0 } == 0)
+  store.send(.incrementButtonTapped)
+  #expect(changes.withLock { $0 } == 1)
+  // Tracking is one-shot, as with any Observable: a second change goes unheard.
+  store.send(.incrementButtonTapped)
+  #expect(changes.withLock { $0 } == 1)
+  #expect(store.count == 2)
 }

@@ -245,3 +245,67 @@ struct NavigationSnippetTests {
     #expect(confirm.is(\.destination.presented.alert.confirmDeletion))
   }
 }
+
+/// A confirmation dialog as TCA's documentation presents one.
+@Reducer
+struct SortFeature {
+  @ObservableState
+  struct State: Equatable {
+    @Presents var confirmationDialog: ConfirmationDialogState<Action.Dialog>?
+    var order = "name"
+  }
+
+  enum Action {
+    case confirmationDialog(PresentationAction<Dialog>)
+    case sortButtonTapped
+
+    @CasePathable
+    enum Dialog: Equatable {
+      case byDate
+      case byName
+    }
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .confirmationDialog(.presented(.byDate)):
+        state.order = "date"
+        return .none
+      case .confirmationDialog(.presented(.byName)):
+        state.order = "name"
+        return .none
+      case .confirmationDialog:
+        return .none
+      case .sortButtonTapped:
+        state.confirmationDialog = ConfirmationDialogState(titleVisibility: .visible) {
+          TextState("Sort by")
+        } actions: {
+          ButtonState(action: .byDate) { TextState("Date") }
+          ButtonState(action: .byName) { TextState("Name") }
+          ButtonState(role: .cancel) { TextState("Cancel") }
+        }
+        return .none
+      }
+    }
+    .ifLet(\.$confirmationDialog, action: \.confirmationDialog)
+  }
+}
+
+@MainActor
+@Test func aConfirmationDialogIsAnsweredByItsButton() async {
+  let store = TestStore(initialState: SortFeature.State()) { SortFeature() }
+  await store.send(.sortButtonTapped) {
+    $0.confirmationDialog = ConfirmationDialogState(titleVisibility: .visible) {
+      TextState("Sort by")
+    } actions: {
+      ButtonState(action: .byDate) { TextState("Date") }
+      ButtonState(action: .byName) { TextState("Name") }
+      ButtonState(role: .cancel) { TextState("Cancel") }
+    }
+  }
+  await store.send(\.confirmationDialog.byDate) {
+    $0.confirmationDialog = nil
+    $0.order = "date"
+  }
+}

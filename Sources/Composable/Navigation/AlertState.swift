@@ -144,17 +144,35 @@ extension ConfirmationDialogState: Equatable where Action: Equatable {}
 extension ConfirmationDialogState: Sendable where Action: Sendable {}
 extension ConfirmationDialogState: Codable where Action: Codable {}
 
-/// State that its presentation ends by itself once answered: an alert or a dialog is gone
-/// when one of its buttons is tapped, so `ifLet` dismisses it after any of its actions.
-protocol EphemeralState {}
+/// State whose presentation ends by itself once answered: an alert or a dialog is gone
+/// when one of its buttons is tapped, so `ifLet` dismisses it after any of its actions, and
+/// presents it with no reducer: `.ifLet(\.$alert, action: \.alert)`.
+public protocol _EphemeralState {
+  /// The actions its buttons send.
+  associatedtype Action
+}
 
-extension AlertState: EphemeralState {}
-extension ConfirmationDialogState: EphemeralState {}
+extension AlertState: _EphemeralState {}
+extension ConfirmationDialogState: _EphemeralState {}
 
-/// Whether `state` (or the payload of its enum case) is ``EphemeralState``.
+/// Whether `state` (or the payload of its enum case) is ``_EphemeralState``.
 func isEphemeral(_ state: Any) -> Bool {
-  if state is any EphemeralState { return true }
+  if state is any _EphemeralState { return true }
   let mirror = Mirror(reflecting: state)
   guard mirror.displayStyle == .enum, let payload = mirror.children.first?.value else { return false }
-  return payload is any EphemeralState
+  return payload is any _EphemeralState
+}
+
+extension Reducer {
+  /// ``ifLet(_:action:destination:fileID:line:)`` for a presented alert or dialog, which
+  /// has no reducer: `.ifLet(\.$alert, action: \.alert)`.
+  public func ifLet<DestinationState: _EphemeralState, DestinationAction>(
+    _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>> & Sendable,
+    action toPresentationAction: CaseKeyPath<Action, PresentationAction<DestinationAction>>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> _PresentationReducer<Self, EmptyReducer<DestinationState, DestinationAction>>
+  where DestinationState.Action == DestinationAction {
+    ifLet(toPresentationState, action: toPresentationAction, destination: { EmptyReducer() }, fileID: fileID, line: line)
+  }
 }

@@ -19,6 +19,8 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   let core: StoreCore<State, Action>
   /// The store this one was scoped from, kept alive while this one lives.
   private let parent: (any Sendable)?
+  /// What `withObservationTracking` sees of this store.
+  let observationTracking = StoreObservationTracking()
 
   init(core: StoreCore<State, Action>, parent: (any Sendable)?) {
     self.core = core
@@ -118,12 +120,14 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
 
   /// Calls `body` with the current state.
   public func withState<Value>(_ body: (State) throws -> Value) rethrows -> Value {
-    try body(core.snapshot.state)
+    observationTracking.access(self)
+    return try body(core.snapshot.state)
   }
 
-  /// A field of the current state: `store.count`.
+  /// A field of the current state: `store.count`. Observable (see `withObservationTracking`).
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-    core.snapshot.state[keyPath: keyPath]
+    observationTracking.access(self)
+    return core.snapshot.state[keyPath: keyPath]
   }
 
   /// The current state and its version, read together.
