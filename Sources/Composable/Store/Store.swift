@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Runs a feature: holds its state, reduces the actions sent to it one at a time, and runs
 /// the effects its reducer returns.
 ///
@@ -19,8 +21,8 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   let core: StoreCore<State, Action>
   /// The store this one was scoped from, kept alive while this one lives.
   private let parent: (any Sendable)?
-  /// What `withObservationTracking` sees of this store.
-  let observationTracking = StoreObservationTracking()
+  /// What `withObservationTracking` sees of this store, made at its first tracked read.
+  private let observation = Mutex<StoreObservationTracking?>(nil)
 
   init(core: StoreCore<State, Action>, parent: (any Sendable)?) {
     self.core = core
@@ -120,14 +122,25 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
 
   /// Calls `body` with the current state.
   public func withState<Value>(_ body: (State) throws -> Value) rethrows -> Value {
-    observationTracking.access(self)
+    trackAccess()
     return try body(core.snapshot.state)
   }
 
   /// A field of the current state: `store.count`. Observable (see `withObservationTracking`).
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-    observationTracking.access(self)
+    trackAccess()
     return core.snapshot.state[keyPath: keyPath]
+  }
+
+  /// Registers a read of the state for `withObservationTracking`.
+  private func trackAccess() {
+    let tracking = observation.withLock { tracking in
+      if let tracking { return tracking }
+      let made = StoreObservationTracking()
+      tracking = made
+      return made
+    }
+    tracking.access(self)
   }
 
   /// The current state and its version, read together.

@@ -26,6 +26,11 @@ import StoreHostDemo
     return state
   }
 
+  @Test func theDemoStateIsWrittenAndDiffedByTheMacro() {
+    let type: Any.Type = AppFeature.State.self
+    #expect(type is any JSONDiffable.Type)
+  }
+
   @Test func demoStatesEncodeToTheBytesClientsGotBefore() throws {
     var generator = SeededGenerator(seed: 7)
     for _ in 0..<200 {
