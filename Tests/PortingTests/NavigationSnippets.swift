@@ -309,3 +309,78 @@ struct SortFeature {
     $0.order = "date"
   }
 }
+
+/// A presented feature with an effect that runs until it is cancelled.
+@Reducer
+struct TickerFeature {
+  @ObservableState
+  struct State: Equatable {
+    var ticks = 0
+  }
+
+  enum Action {
+    case startButtonTapped
+    case tick
+  }
+
+  @Dependency(\.continuousClock) var clock
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .startButtonTapped:
+        return .run { send in
+          for await _ in clock.timer(interval: .seconds(1)) {
+            await send(.tick)
+          }
+        }
+      case .tick:
+        state.ticks += 1
+        return .none
+      }
+    }
+  }
+}
+
+@Reducer
+struct TickerHost {
+  @ObservableState
+  struct State: Equatable {
+    @Presents var ticker: TickerFeature.State?
+  }
+
+  enum Action {
+    case showButtonTapped
+    case ticker(PresentationAction<TickerFeature.Action>)
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .showButtonTapped:
+        state.ticker = TickerFeature.State()
+        return .none
+      case .ticker:
+        return .none
+      }
+    }
+    .ifLet(\.$ticker, action: \.ticker) { TickerFeature() }
+  }
+}
+
+// The store ends with no effect running: dismissing cancelled the ticker's timer (a test
+// store fails a test that ends with effects still running).
+@Test func dismissingCancelsThePresentedFeaturesEffects() async {
+  let clock = TestClock()
+  let store = TestStore(initialState: TickerHost.State()) {
+    TickerHost()
+  } withDependencies: {
+    $0.continuousClock = clock
+  }
+  await store.send(.showButtonTapped) { $0.ticker = TickerFeature.State() }
+  await store.send(\.ticker.startButtonTapped)
+  await clock.advance(by: .seconds(1))
+  await store.receive(\.ticker.tick) { $0.ticker?.ticks = 1 }
+  await store.send(.ticker(.dismiss)) { $0.ticker = nil }
+  await clock.advance(by: .seconds(5))
+}
