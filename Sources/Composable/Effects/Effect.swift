@@ -122,18 +122,30 @@ extension Effect {
   public func map<NewAction>(
     _ transform: @escaping @Sendable (Action) -> NewAction
   ) -> Effect<NewAction> {
+    map(transform) { run, _ in await run() }
+  }
+
+  /// ``map(_:)``, with each async operation started through `start`, which gets the
+  /// operation (already sending through `transform`) and the send it ends in: how
+  /// navigation reducers run their features' work with a way to dismiss them.
+  func map<NewAction>(
+    _ transform: @escaping @Sendable (Action) -> NewAction,
+    startingEach start: @escaping @Sendable (_ run: () async -> Void, _ send: Send<NewAction>) async -> Void
+  ) -> Effect<NewAction> {
     switch operation {
     case .none: .none
     case let .send(action): .send(transform(action))
     case let .run(priority, operation):
-      Effect<NewAction>(.run(priority) { send in await operation(send.map(transform)) })
-    case let .merge(effects): Effect<NewAction>(.merge(effects.map { $0.map(transform) }))
+      Effect<NewAction>(.run(priority) { send in await start({ await operation(send.map(transform)) }, send) })
+    case let .merge(effects): Effect<NewAction>(.merge(effects.map { $0.map(transform, startingEach: start) }))
     case let .concatenate(effects):
-      Effect<NewAction>(.concatenate(effects.map { $0.map(transform) }))
+      Effect<NewAction>(.concatenate(effects.map { $0.map(transform, startingEach: start) }))
     case let .cancellable(id, cancelInFlight, effect):
-      Effect<NewAction>(.cancellable(id: id, cancelInFlight: cancelInFlight, effect.map(transform)))
+      Effect<NewAction>(
+        .cancellable(id: id, cancelInFlight: cancelInFlight, effect.map(transform, startingEach: start)))
     case let .cancel(id): Effect<NewAction>(.cancel(id: id))
-    case let .throttle(window, effect): Effect<NewAction>(.throttle(window, effect.map(transform)))
+    case let .throttle(window, effect):
+      Effect<NewAction>(.throttle(window, effect.map(transform, startingEach: start)))
     }
   }
 }

@@ -49,25 +49,8 @@ extension Effect {
   func presented<Parent>(
     as transform: @escaping @Sendable (Action) -> Parent, dismissal: Parent
   ) -> Effect<Parent> where Parent: Sendable {
-    switch operation {
-    case .none: .none
-    case let .send(action): .send(transform(action))
-    case let .run(priority, operation):
-      Effect<Parent>(
-        .run(priority) { send in
-          await DismissEffect.$presentation.withValue(DismissEffect { await send(dismissal) }) {
-            await operation(send.map(transform))
-          }
-        })
-    case let .merge(effects): Effect<Parent>(.merge(effects.map { $0.presented(as: transform, dismissal: dismissal) }))
-    case let .concatenate(effects):
-      Effect<Parent>(.concatenate(effects.map { $0.presented(as: transform, dismissal: dismissal) }))
-    case let .cancellable(id, cancelInFlight, effect):
-      Effect<Parent>(
-        .cancellable(id: id, cancelInFlight: cancelInFlight, effect.presented(as: transform, dismissal: dismissal)))
-    case let .cancel(id): Effect<Parent>(.cancel(id: id))
-    case let .throttle(window, effect):
-      Effect<Parent>(.throttle(window, effect.presented(as: transform, dismissal: dismissal)))
+    map(transform) { run, send in
+      await DismissEffect.$presentation.withValue(DismissEffect { await send(dismissal) }) { await run() }
     }
   }
 }
