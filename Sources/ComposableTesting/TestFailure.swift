@@ -17,7 +17,7 @@ struct SwiftTestingAndXCTest: TestFramework {
 
   func fail(_ message: String, at location: TestLocation) {
     if Test.current != nil {
-      Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation(location))
+      Issue.record(Comment(rawValue: message), sourceLocation: testingLocation(location.sourceLocation))
     } else {
       XCTFail(message, file: location.filePath, line: location.line)
     }
@@ -25,10 +25,7 @@ struct SwiftTestingAndXCTest: TestFramework {
 
   func recordIssue(_ message: String, at location: Composable.SourceLocation) {
     if Test.current != nil {
-      Issue.record(
-        Comment(rawValue: message),
-        sourceLocation: Testing.SourceLocation(
-          fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column))
+      Issue.record(Comment(rawValue: message), sourceLocation: testingLocation(location))
     } else {
       XCTFail("\(location.fileID):\(location.line): \(message)")
     }
@@ -38,21 +35,15 @@ struct SwiftTestingAndXCTest: TestFramework {
   func showSkippedAssertion(_ message: String, at location: TestLocation) {
     if Test.current != nil {
       withKnownIssue("Skipped assertion") {
-        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation(location))
+        Issue.record(Comment(rawValue: message), sourceLocation: testingLocation(location.sourceLocation))
       }
     } else {
-      StandardErrorIssueReporter().reportIssue(
-        "Skipped assertion: " + message,
-        at: Composable.SourceLocation(
-          fileID: "\(location.fileID)", filePath: "\(location.filePath)",
-          line: Int(location.line), column: Int(location.column)))
+      StandardErrorIssueReporter().reportIssue("Skipped assertion: " + message, at: location.sourceLocation)
     }
   }
 
-  private func sourceLocation(_ location: TestLocation) -> Testing.SourceLocation {
-    Testing.SourceLocation(
-      fileID: "\(location.fileID)", filePath: "\(location.filePath)",
-      line: Int(location.line), column: Int(location.column))
+  private func testingLocation(_ location: Composable.SourceLocation) -> Testing.SourceLocation {
+    Testing.SourceLocation(fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column)
   }
 }
 

@@ -58,7 +58,8 @@ func reportSkippedAssertion(_ message: String, at location: TestLocation) {
 }
 
 extension TestLocation {
-  var sourceLocation: SourceLocation {
+  /// The same place, as issues name it.
+  public var sourceLocation: SourceLocation {
     SourceLocation(fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
   }
 }
