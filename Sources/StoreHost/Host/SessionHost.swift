@@ -56,8 +56,8 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   private let presenceTask = Mutex<Task<Void, Never>?>(nil)
   /// Where the sessions' `.inMemory(_, scope: .session)` shared values live.
   let inMemoryStorage: InMemoryStorage
-  /// ``schema``'s JSON, for `GET /api/schema`.
-  let schemaJSON: [UInt8]
+  /// ``schema``'s JSON, made at the first `GET /api/schema`.
+  let schemaJSON = Mutex<[UInt8]?>(nil)
 
   /// A host whose sessions start from `initialState` and run `reducer`.
   ///
@@ -97,7 +97,6 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
       return storage
     }
     self.prepareDependencies = hostDependencies
-    self.schemaJSON = (try? JSONEncoding.encode(Self.schema)) ?? Array("{}".utf8)
     // Built once and shared by every session's store: a reducer is a value holding no
     // per-store state (dependencies are read per action, effects belong to each store).
     let feature = Reduce(reducer())

@@ -21,8 +21,14 @@ extension SessionHost {
         """)
   }
 
-  /// `GET /api/schema`: ``schema``, made once per host.
+  /// `GET /api/schema`: ``schema``, made once per host, when first asked for.
   func schemaResponse() -> Response {
-    jsonResponse(schemaJSON, status: 200)
+    let json = schemaJSON.withLock { json in
+      if let json { return json }
+      let made = (try? JSONEncoding.encode(Self.schema)) ?? Array("{}".utf8)
+      json = made
+      return made
+    }
+    return jsonResponse(json, status: 200)
   }
 }
