@@ -111,20 +111,19 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
       }
     }
     let parentEffects = parent.reduce(into: &state, action: action)
-    switch presentationAction {
-    case .dismiss:
-      state[keyPath: toPresentationState].wrappedValue = nil
-    case .presented:
+    var after = Presentation(state[keyPath: toPresentationState])
+    let isAnswered: Bool =
+      switch presentationAction {
+      case .dismiss: true
       // An alert or a dialog is answered by any of its actions.
-      if let presented = state[keyPath: toPresentationState].wrappedValue, before.id != nil,
-        Presentation(state[keyPath: toPresentationState]) == before, isEphemeral(presented)
-      {
-        state[keyPath: toPresentationState].wrappedValue = nil
+      case .presented:
+        after.id != nil && after == before && isEphemeral(state[keyPath: toPresentationState].wrappedValue!)
+      case nil: false
       }
-    case nil:
-      break
+    if isAnswered {
+      state[keyPath: toPresentationState].wrappedValue = nil
+      after = Presentation(state[keyPath: toPresentationState])
     }
-    let after = Presentation(state[keyPath: toPresentationState])
     let ended: Effect<Parent.Action> =
       before.id != nil && before != after ? .cancel(id: effectsID(before.id)) : .none
     return .merge(destinationEffects, parentEffects, ended)
@@ -146,7 +145,8 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
         return
       }
       id = state.presentationID
-      caseName = Mirror(reflecting: value).displayStyle == .enum ? Mirror(reflecting: value).children.first?.label : nil
+      let mirror = Mirror(reflecting: value)
+      caseName = mirror.displayStyle == .enum ? mirror.children.first?.label : nil
     }
   }
 }

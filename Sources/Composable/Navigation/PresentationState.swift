@@ -21,7 +21,7 @@ public struct PresentationState<State> {
   public var wrappedValue: State? {
     get { value }
     set {
-      if value == nil, newValue != nil { presentationID = Self.nextPresentationID() }
+      if value == nil, newValue != nil { presentationID = PresentationIdentities.next() }
       value = newValue
     }
   }
@@ -30,10 +30,6 @@ public struct PresentationState<State> {
   public var projectedValue: Self {
     get { self }
     set { self = newValue }
-  }
-
-  private static func nextPresentationID() -> Int {
-    PresentationIdentities.next()
   }
 }
 
