@@ -7,27 +7,23 @@ import Synchronization
 extension Store: Observable {}
 
 /// The observation of one store: a registrar, and the store's own observation of its
-/// versions, made the first time its state is read for observation, so that stores nobody
+/// versions, which calls it. Made at the store's first tracked read, so that stores nobody
 /// observes pay nothing.
 final class StoreObservationTracking: Sendable {
   let registrar = ObservationRegistrar()
-  private let versions = Mutex<StoreObservation?>(nil)
+  private let versions: StoreObservation
 
-  /// Registers a read of `store`'s state, and starts following its versions if not yet.
-  func access<State, Action>(_ store: Store<State, Action>) {
-    registrar.access(store, keyPath: \.snapshot)
-    versions.withLock { versions in
-      guard versions == nil else { return }
-      let isFirst = Mutex(true)
-      versions = store.core.observe { [weak store, registrar] _ in
-        // The first call is the current version, already read.
-        let wasFirst = isFirst.withLock { first in
-          defer { first = false }
-          return first
-        }
-        guard !wasFirst, let store else { return }
-        registrar.withMutation(of: store, keyPath: \.snapshot) {}
+  init<State, Action>(following store: Store<State, Action>) {
+    let registrar = registrar
+    let isFirst = Mutex(true)
+    versions = store.core.observe { [weak store] _ in
+      // The first call is the current version, already read.
+      let wasFirst = isFirst.withLock { first in
+        defer { first = false }
+        return first
       }
+      guard !wasFirst, let store else { return }
+      registrar.withMutation(of: store, keyPath: \.snapshot) {}
     }
   }
 }

@@ -136,11 +136,11 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   private func trackAccess() {
     let tracking = observation.withLock { tracking in
       if let tracking { return tracking }
-      let made = StoreObservationTracking()
+      let made = StoreObservationTracking(following: self)
       tracking = made
       return made
     }
-    tracking.access(self)
+    tracking.registrar.access(self, keyPath: \.snapshot)
   }
 
   /// The current state and its version, read together.
