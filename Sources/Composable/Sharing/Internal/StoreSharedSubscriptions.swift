@@ -10,7 +10,11 @@ final class StoreSharedSubscriptions {
   }
 
   /// Ordered by the boxes' identities. A state holds few shared values, so a sorted list.
-  private var entries: [Entry] = []
+  private var entries: [Entry] = [] {
+    didSet { lastSnapshot = nil }
+  }
+  /// ``snapshot()`` since `entries` last changed: reading the state again costs no copy.
+  private var lastSnapshot: SharedSnapshot?
   /// ``SharedBoxCount/created`` when the state was last scanned.
   private var scannedAtCount = -1
 
@@ -62,8 +66,11 @@ final class StoreSharedSubscriptions {
   /// The followed values as this store last published them, in a stable order.
   func snapshot() -> SharedSnapshot {
     guard !entries.isEmpty else { return .empty }
-    return SharedSnapshot(
+    if let lastSnapshot { return lastSnapshot }
+    let snapshot = SharedSnapshot(
       entries: entries.map { SharedSnapshot.Entry(box: $0.box, generation: $0.seenGeneration, value: $0.seenValue) })
+    lastSnapshot = snapshot
+    return snapshot
   }
 
   /// Stops following every shared value.
