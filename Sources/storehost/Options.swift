@@ -134,12 +134,8 @@ extension Option {
       help: "Largest session state, as bytes of JSON, an action may leave; one that would pass it changes nothing and answers 413."
     ) { $0.host.limits.maxStateBytes = $1 },
     .number(
-      "--idempotency-keys", "STOREHOST_IDEMPOTENCY_KEYS", unit: "N", default: 64, in: 1...100_000,
-      help: "Answers to Idempotency-Key requests kept per session for repeats (the oldest go first)."
-    ) { $0.host.limits.idempotencyKeys = $1 },
-    .number(
-      "--idempotency-ttl", "STOREHOST_IDEMPOTENCY_TTL", unit: "SECONDS", default: 3600, in: 1...31_536_000,
-      help: "How long the answer to an Idempotency-Key request is kept."
+      "--idempotency-ttl", "STOREHOST_IDEMPOTENCY_TTL", unit: "SECONDS", default: 600, in: 1...86_400,
+      help: "How long the answer to an Idempotency-Key request is kept; a repeat after that is applied anew."
     ) { $0.host.limits.idempotencyKeyLifetime = .seconds($1) },
     .number(
       "--max-connections", "STOREHOST_MAX_CONNECTIONS", unit: "N", default: 20000, in: 1...1_000_000,

@@ -12,6 +12,7 @@ func fail(_ message: String, status: Int32 = 1) -> Never {
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "schema" { exit(SchemaCommand.run(Array(arguments.dropFirst()))) }
+if arguments.first == "sessions" { exit(SessionsCommand.run(Array(arguments.dropFirst()))) }
 let isHealthCheck = arguments.first == "healthcheck"
 if isHealthCheck { arguments.removeFirst() }
 
@@ -72,10 +73,19 @@ do {
     },
     resumedAction: .sessionResumed
   )
-  let restored = try await host.restoreSessions()
+  let report = try await host.restoreSessions()
+  let restored = report.restored
   // The PostgreSQL URL may hold a password, so only its kind is logged.
   let database = settings.database == nil ? settings.dataDirectory + "/sessions.sqlite" : "postgres"
-  log.info("sessions restored", ["count": restored, "database": database])
+  log.info("sessions restored", ["count": restored, "unreadable": report.unreadable.count, "database": database])
+  for session in report.unreadable.prefix(SessionsCommand.listed) {
+    log.warning("session unreadable, kept", [
+      "session": session.id.rawValue, "state_version": session.stateVersion, "error": session.reason,
+    ])
+  }
+  if report.unreadable.count > SessionsCommand.listed {
+    log.warning("sessions unreadable, kept", ["count": report.unreadable.count, "listed": SessionsCommand.listed])
+  }
 
   var router = Router()
   host.addRoutes(to: &router)

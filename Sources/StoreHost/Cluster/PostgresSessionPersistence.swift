@@ -1,4 +1,5 @@
 import Foundation
+import StoreHostJSON
 
 /// Sessions in a PostgreSQL database shared by several StoreHost processes
 /// (`--database postgres://...`).
@@ -60,71 +61,136 @@ public final class PostgresSessionPersistence: SessionPersistence {
 
   public func loadAll() async throws -> [SessionSnapshot] {
     try await pool.run { connection in
-      try connection.execute("SELECT id, version, state, created_at, last_active_at, answers FROM storehost_sessions")
-        .map(SessionSnapshot.init(row:))
+      let answers = try Self.answers(on: connection, of: nil)
+      return try connection.execute("SELECT \(SessionSnapshot.columns) FROM storehost_sessions").map {
+        var snapshot = try SessionSnapshot(row: $0)
+        snapshot.answers = answers[snapshot.id] ?? []
+        return snapshot
+      }
     }
+  }
+
+  /// Every session stored in the database at `url`, without its remembered answers, read
+  /// with one query and without migrating the tables: a build about to be deployed can check
+  /// that it reads them while processes of another StoreHost version serve them.
+  public static func readSessions(url: String) throws -> [SessionSnapshot] {
+    let connection = try PostgresConnection(url: url)
+    let hasStateVersion = try connection.execute(
+      """
+      SELECT 1 FROM information_schema.columns
+      WHERE table_name = 'storehost_sessions' AND column_name = 'state_version'
+      """)
+    let versions = hasStateVersion.isEmpty ? "0, version" : "state_version, reserved_version"
+    return try connection.execute(
+      "SELECT id, version, state, created_at, last_active_at, \(versions) FROM storehost_sessions ORDER BY id"
+    ).map(SessionSnapshot.init(row:))
   }
 
   /// Stores `snapshot` and announces it: version 0 creates the session, owned by this
   /// process; a later version replaces the stored one only while this process owns the
-  /// session and the stored version is older.
+  /// session, the stored version is older and no newer build wrote it. Its new answers are
+  /// written in the same statement, so they are durable exactly when the state is.
   /// - Throws: ``SessionLeaseLost`` when another process owns the session, or it was deleted.
   public func save(_ save: SessionSave) async throws {
     let snapshot = try save.snapshot()
     let state = String(decoding: snapshot.state, as: UTF8.self)
     let payload = SessionNotification.payload(id: snapshot.id, version: snapshot.version, state: state)
     let lastActive = String(snapshot.lastActiveAt.timeIntervalSince1970)
-    let answers = snapshot.answers.storedJSON.map { String(decoding: $0, as: UTF8.self) }
+    let answers = Self.answersJSON(snapshot.answers)
+    let versions = [String(snapshot.stateVersion), String(snapshot.reservedVersion)]
     if snapshot.version == 0 {
       try await batcher.save(
         snapshot.id, sql: Self.insert,
         parameters: [
           snapshot.id.rawValue, state, String(snapshot.createdAt.timeIntervalSince1970), lastActive, processID,
           payload, answers,
-        ])
+        ] + versions)
     } else {
       try await batcher.save(
         snapshot.id, sql: Self.update,
-        parameters: [snapshot.id.rawValue, String(snapshot.version), state, lastActive, processID, payload, answers])
+        parameters: [snapshot.id.rawValue, String(snapshot.version), state, lastActive, processID, payload, answers]
+          + versions)
     }
   }
+
+  /// Writes the answers of `saved` (a CTE returning the saved row's `id`) given as the JSON
+  /// array `$7`; part of every save statement.
+  private static let answersOfSaved = """
+    answered AS (
+      INSERT INTO storehost_answers (session_id, key, body_digest, status, body, version, answered_at)
+      SELECT saved.id, a.key, a.digest, a.status, a.body, a.version, a.at
+      FROM saved, json_to_recordset($7::json)
+        AS a(key text, digest text, status integer, body text, version bigint, at double precision)
+      ON CONFLICT (session_id, key) DO UPDATE SET body_digest = excluded.body_digest, status = excluded.status,
+        body = excluded.body, version = excluded.version, answered_at = excluded.answered_at)
+    """
 
   /// Creates a session at version 0, owned by this process, and announces it at commit; saved
   /// again at version 0 (with new answers), it updates the row while this process owns it.
   /// Returns a row when it saved. Parameters: id, state, created_at, last_active_at, owner,
-  /// notification payload, answers.
+  /// notification payload, answers, state version, reserved version.
   static let insert = """
     WITH saved AS (
-      INSERT INTO storehost_sessions (id, version, state, created_at, last_active_at, owner, answers)
-      VALUES ($1, 0, $2, $3, $4, $5, $7)
-      ON CONFLICT (id) DO UPDATE SET last_active_at = excluded.last_active_at, answers = excluded.answers
+      INSERT INTO storehost_sessions (id, version, state, created_at, last_active_at, owner, state_version, reserved_version)
+      VALUES ($1, 0, $2, $3, $4, $5, $8, $9)
+      ON CONFLICT (id) DO UPDATE SET last_active_at = excluded.last_active_at, reserved_version = excluded.reserved_version
       WHERE storehost_sessions.owner = $5 AND storehost_sessions.version = 0
-      RETURNING id)
+      RETURNING id),
+    \(answersOfSaved)
     SELECT pg_notify('\(PostgresSchema.sessionChannel)', $6) FROM saved
     """
 
   /// Stores a newer version of a session this process owns (or the same version with newer
   /// answers), and announces it at commit. Returns a row when it saved: never for a session
-  /// taken over by another process or deleted meanwhile, so a stalled former owner cannot
-  /// overwrite or bring it back. Parameters: id, version, state, last_active_at, owner,
-  /// notification payload, answers.
+  /// taken over by another process, deleted meanwhile, or written by a newer build, so a
+  /// stalled former owner cannot overwrite or bring it back. Parameters: id, version,
+  /// state, last_active_at, owner, notification payload, answers, state version, reserved
+  /// version.
   static let update = """
     WITH saved AS (
-      UPDATE storehost_sessions SET version = $2, state = $3, last_active_at = $4, answers = $7
-      WHERE id = $1 AND owner = $5 AND version <= $2
-      RETURNING id)
+      UPDATE storehost_sessions SET version = $2, state = $3, last_active_at = $4, state_version = $8,
+        reserved_version = $9
+      WHERE id = $1 AND owner = $5 AND version <= $2 AND state_version <= $8
+      RETURNING id),
+    \(answersOfSaved)
     SELECT pg_notify('\(PostgresSchema.sessionChannel)', $6) FROM saved
     """
 
-  /// Deletes the session and announces it (version ``SessionNotification/deletedVersion``).
+  /// Relabels and reserves versions of sessions this process owns, in one statement.
+  public func reserve(_ reservations: [SessionReservation]) async throws {
+    guard !reservations.isEmpty else { return }
+    let rows = JSONValue.array(
+      reservations.map {
+        ["id": .string($0.id.rawValue), "version": .int(Int64($0.version)), "reserved": .int(Int64($0.reservedVersion))]
+      })
+    try await pool.run { [processID] connection in
+      try connection.execute(
+        """
+        UPDATE storehost_sessions s SET version = r.version, reserved_version = r.reserved
+        FROM json_to_recordset($1::json) AS r(id text, version bigint, reserved bigint)
+        WHERE s.id = r.id AND s.owner = $2 AND s.version <= r.version
+        """, [rows.jsonString, processID])
+    }
+  }
+
+  /// Deletes the session with its answers, and announces it (version
+  /// ``SessionNotification/deletedVersion``).
   public func delete(_ id: SessionID) async throws {
     let payload = "\(id) \(SessionNotification.deletedVersion)"
     try await pool.run { connection in
       try connection.execute(
         """
-        WITH deleted AS (DELETE FROM storehost_sessions WHERE id = $1 RETURNING id)
+        WITH deleted AS (DELETE FROM storehost_sessions WHERE id = $1 RETURNING id),
+        forgotten AS (DELETE FROM storehost_answers WHERE session_id = $1)
         SELECT pg_notify('\(PostgresSchema.sessionChannel)', $2) FROM deleted
         """, [id.rawValue, payload])
+    }
+  }
+
+  public func forgetAnswers(answeredBefore date: Date) async throws {
+    try await pool.run { connection in
+      try connection.execute(
+        "DELETE FROM storehost_answers WHERE answered_at < $1", [String(date.timeIntervalSince1970)])
     }
   }
 
@@ -136,17 +202,58 @@ public final class PostgresSessionPersistence: SessionPersistence {
   public func close() async throws {
     pool.close()
   }
+
+  /// `answers` as the JSON array the save statements read.
+  private static func answersJSON(_ answers: [RememberedAnswer]) -> String {
+    JSONValue.array(
+      answers.map {
+        [
+          "key": .string($0.key), "digest": .string($0.bodyDigest), "status": .int(Int64($0.status)),
+          "body": .string($0.body), "version": .int(Int64($0.version)), "at": .double($0.answeredAt.timeIntervalSince1970),
+        ]
+      }
+    ).jsonString
+  }
+
+  /// The remembered answers of the sessions `ids` (of every session when `nil`), by session.
+  static func answers(on connection: PostgresConnection, of ids: [SessionID]?) throws -> [SessionID: [RememberedAnswer]] {
+    let columns = "session_id, key, body_digest, status, body, version, answered_at"
+    let rows =
+      if let ids {
+        try connection.execute(
+          "SELECT \(columns) FROM storehost_answers WHERE session_id = ANY($1::text[])",
+          ["{" + ids.map(\.rawValue).joined(separator: ",") + "}"])
+      } else {
+        try connection.execute("SELECT \(columns) FROM storehost_answers")
+      }
+    var answers: [SessionID: [RememberedAnswer]] = [:]
+    for row in rows {
+      guard row.count == 7, let id = row[0].flatMap(SessionID.init), let key = row[1], let digest = row[2],
+        let status = row[3].flatMap({ Int($0) }), let body = row[4], let version = row[5].flatMap({ Int($0) }),
+        let at = row[6].flatMap({ Double($0) })
+      else { continue }
+      answers[id, default: []].append(
+        RememberedAnswer(
+          key: key, bodyDigest: digest, status: status, body: body, version: version,
+          answeredAt: Date(timeIntervalSince1970: at)))
+    }
+    return answers
+  }
 }
 
 extension SessionSnapshot {
-  /// A row of `id, version, state, created_at, last_active_at, answers`.
+  /// The columns ``init(row:)`` reads, in order.
+  static let columns = "id, version, state, created_at, last_active_at, state_version, reserved_version"
+
+  /// A row of ``columns``, without answers.
   init(row: [String?]) throws {
-    guard row.count == 6, let id = row[0].flatMap(SessionID.init), let version = row[1].flatMap({ Int($0) }),
-      let state = row[2], let created = row[3].flatMap({ Double($0) }), let active = row[4].flatMap({ Double($0) })
+    guard row.count == 7, let id = row[0].flatMap(SessionID.init), let version = row[1].flatMap({ Int($0) }),
+      let state = row[2], let created = row[3].flatMap({ Double($0) }), let active = row[4].flatMap({ Double($0) }),
+      let stateVersion = row[5].flatMap({ Int($0) }), let reserved = row[6].flatMap({ Int($0) })
     else { throw SessionPersistenceError.invalidRecord("unreadable row in storehost_sessions") }
     self.init(
-      id: id, version: version, state: Data(state.utf8), createdAt: Date(timeIntervalSince1970: created),
-      lastActiveAt: Date(timeIntervalSince1970: active), answers: [RememberedAnswer](storedJSON: Data((row[5] ?? "").utf8)))
+      id: id, version: version, state: Data(state.utf8), stateVersion: stateVersion, reservedVersion: reserved,
+      createdAt: Date(timeIntervalSince1970: created), lastActiveAt: Date(timeIntervalSince1970: active))
   }
 }
 

@@ -1,3 +1,4 @@
+import Composable
 import Foundation
 import HTTP
 
@@ -63,15 +64,18 @@ extension SessionHost {
       let start = ContinuousClock.now
       let acquisition: SessionLeases.Acquisition
       do {
-        acquisition = try await cluster.leases.acquire(id)
+        acquisition = try await cluster.leases.acquire(
+          id, stateVersion: SavedState.version(of: State.self), reservationWindow: reservationWindow)
       } catch {
         throw HTTPError.databaseUnavailable()
       }
       switch acquisition {
       case .acquired(let snapshot):
-        return .local(try adopt(snapshot, in: cluster, at: start))
+        return .local(try await adopt(snapshot, in: cluster, at: start))
       case .notFound:
         throw HTTPError.sessionNotFound()
+      case .savedByNewerBuild:
+        throw HTTPError.sessionUnreadable()
       case .ownedElsewhere(let address):
         guard request.headers[RequestForwarder.forwardedHeader] == nil else { throw HTTPError.sessionMoved() }
         if let address {
@@ -106,8 +110,9 @@ extension SessionHost {
   /// Stores a new session at version 0, owned by this process.
   func register(_ session: Session<State, Action>, in cluster: SessionCluster) async throws {
     let start = ContinuousClock.now
+    session.saveLatest()
     do {
-      try await session.saveCurrent()
+      try await session.waitUntilDurable(0)
     } catch {
       drop(session)
       throw HTTPError.databaseUnavailable()
@@ -115,22 +120,40 @@ extension SessionHost {
     cluster.didAcquire(session.id, at: start)
   }
 
-  /// Starts serving a session just taken over, at its last durable state and version. When
-  /// a concurrent request took it over first, that session is kept.
+  /// Starts serving a session just taken over, at its last durable state, relabelled and
+  /// reserved by the takeover (see ``SessionLeases/acquire(_:stateVersion:reservationWindow:)``). When a
+  /// concurrent request took it over first, that session is kept. A session this build
+  /// cannot read is given up unchanged, for a process that can, and answers 503.
   private func adopt(
     _ snapshot: SessionSnapshot, in cluster: SessionCluster, at start: ContinuousClock.Instant
-  ) throws -> Session<State, Action> {
+  ) async throws -> Session<State, Action> {
     let session: Session<State, Action>
     do {
-      session = try self.session(restoring: snapshot)
+      session = try restoredSession(from: snapshot)
     } catch {
-      throw HTTPError(
-        status: 500, code: "invalid_stored_state", message: "The session's stored state cannot be read.")
+      try? await cluster.leases.release(snapshot.id)
+      throw HTTPError.sessionUnreadable()
     }
     let kept = adoptSession(session)
-    if kept !== session { session.end() }
+    if kept !== session {
+      session.end()
+    } else {
+      resume(session)
+    }
     cluster.didAcquire(snapshot.id, at: start)
     return kept
+  }
+
+  /// A session at a snapshot a takeover relabelled and reserved.
+  private func restoredSession(from snapshot: SessionSnapshot) throws -> Session<State, Action> {
+    try session(
+      restoring: snapshot,
+      reservation: SessionReservation(id: snapshot.id, version: snapshot.version, reservedVersion: snapshot.reservedVersion))
+  }
+
+  /// Versions a takeover reserves for the session it takes (see ``Session/reservationWindow``).
+  var reservationWindow: Int {
+    configuration.durability == .strict ? 0 : Session<State, Action>.fastReservationWindow
   }
 
   /// Forgets a session here without deleting it: another process owns it now, or will. Its
@@ -152,8 +175,7 @@ extension SessionHost {
       let successor = cluster.noteServed(session.id, forwardedBy: request.headers[RequestForwarder.forwardedHeader])
     else { return }
     Task {
-      try? await session.flush()
-      drop(session)
+      guard await retire(session) else { return }
       try? await cluster.leases.handOver(session.id, to: successor)
     }
   }
@@ -167,12 +189,21 @@ extension SessionHost {
     let start = ContinuousClock.now
     guard
       let orphans = try? await cluster.leases.adoptOrphans(
-        limit: Self.orphansPerRound, activeWithin: configuration.limits.idleTimeout)
+        limit: Self.orphansPerRound, activeWithin: configuration.limits.idleTimeout,
+        stateVersion: SavedState.version(of: State.self), reservationWindow: reservationWindow)
     else { return }
     for snapshot in orphans {
-      guard session(snapshot.id) == nil, let session = try? session(restoring: snapshot) else { continue }
+      guard session(snapshot.id) == nil else { continue }
+      guard let session = try? restoredSession(from: snapshot) else {
+        try? await cluster.leases.release(snapshot.id)
+        continue
+      }
       let kept = adoptSession(session)
-      if kept !== session { session.end() }
+      if kept !== session {
+        session.end()
+      } else {
+        resume(session)
+      }
       cluster.didAcquire(snapshot.id, at: start)
     }
   }
@@ -180,11 +211,21 @@ extension SessionHost {
   /// Orphaned sessions taken over per lease renewal.
   private static var orphansPerRound: Int { 64 }
 
-  /// Saves an idle session's latest state and gives up its lease.
+  /// Saves an idle session's final state and gives up its lease.
   func release(_ session: Session<State, Action>) async {
-    try? await session.flush()
-    drop(session)
+    guard await retire(session) else { return }
     try? await cluster?.leases.release(session.id)
+  }
+
+  /// Forgets a session here after saving its final state, with nothing reserved past it,
+  /// so the next owner goes on from exactly its version.
+  /// - Returns: Whether it was live here.
+  private func retire(_ session: Session<State, Action>) async -> Bool {
+    guard forgetSession(session) else { return false }
+    try? await session.finish()
+    inMemoryStorage.removeValues(forSession: session.id.rawValue)
+    cluster?.didRelease(session.id)
+    return true
   }
 
   /// Whether the owner answered that the session left it meanwhile.

@@ -31,6 +31,9 @@ public final class SessionLeases: Sendable {
     case acquired(SessionSnapshot)
     /// Another live process owns it; `address` is where it serves (`nil` if it never said).
     case ownedElsewhere(address: String?)
+    /// A newer build saved it, under a state version this build cannot read, and no live
+    /// process serves it.
+    case savedByNewerBuild
     /// No such session.
     case notFound
   }
@@ -66,24 +69,42 @@ public final class SessionLeases: Sendable {
     """
   }
 
-  /// Takes the session if its owner's lease ran out (or it has none, or it is this process),
-  /// renewing this process's heartbeat on the way.
-  func acquire(_ id: SessionID) async throws -> Acquisition {
+  /// What a takeover of the session `s` sets: `owner`, and the version the session goes on from
+  /// (``SessionSnapshot/resumedVersion``: past any version its last owner may have shown
+  /// and lost) with `$window` versions reserved after it.
+  private static func takeover(owner: String, window: String) -> String {
+    let resumed = "(CASE WHEN s.reserved_version > s.version THEN s.reserved_version + 1 ELSE s.version END)"
+    return "owner = \(owner), version = \(resumed), reserved_version = \(resumed) + \(window)"
+  }
+
+  /// Takes the session if its owner's lease ran out (or it has none, or it is this process)
+  /// and this build can read it (saved under a state version up to `stateVersion`),
+  /// renewing this process's heartbeat on the way. The takeover relabels the stored state
+  /// and reserves `reservationWindow` versions for the new owner to publish, in the same
+  /// statement (see ``SessionSnapshot/resumedVersion``).
+  func acquire(_ id: SessionID, stateVersion: Int, reservationWindow: Int) async throws -> Acquisition {
     try await pool.run { [processID, leaseDuration] connection in
       let taken = try connection.execute(
         """
         WITH beat AS (UPDATE storehost_processes SET heartbeat_at = now() WHERE id = $2)
-        UPDATE storehost_sessions s SET owner = $2
-        WHERE id = $1 AND (owner IS NULL OR owner = $2 OR \(Self.ownerIsGone("s.owner", lease: "$3")))
-        RETURNING id, version, state, created_at, last_active_at, answers
-        """, [id.rawValue, processID, leaseDuration.postgresInterval])
-      if let row = taken.first { return .acquired(try SessionSnapshot(row: row)) }
+        UPDATE storehost_sessions s SET \(Self.takeover(owner: "$2", window: "$5"))
+        WHERE id = $1 AND s.state_version <= $4
+          AND (owner IS NULL OR owner = $2 OR \(Self.ownerIsGone("s.owner", lease: "$3")))
+        RETURNING \(SessionSnapshot.columns)
+        """, [id.rawValue, processID, leaseDuration.postgresInterval, String(stateVersion), String(reservationWindow)])
+      if let row = taken.first {
+        var snapshot = try SessionSnapshot(row: row)
+        snapshot.answers = try PostgresSessionPersistence.answers(on: connection, of: [id])[id] ?? []
+        return .acquired(snapshot)
+      }
       let owner = try connection.execute(
         """
-        SELECT p.address FROM storehost_sessions s LEFT JOIN storehost_processes p ON p.id = s.owner
+        SELECT p.address, s.state_version > $2 AND (s.owner IS NULL OR \(Self.ownerIsGone("s.owner", lease: "$3")))
+        FROM storehost_sessions s LEFT JOIN storehost_processes p ON p.id = s.owner
         WHERE s.id = $1
-        """, [id.rawValue])
+        """, [id.rawValue, String(stateVersion), leaseDuration.postgresInterval])
       guard let row = owner.first else { return .notFound }
+      if row.count > 1, row[1] == "t" { return .savedByNewerBuild }
       return .ownedElsewhere(address: row.first ?? nil)
     }
   }
@@ -92,8 +113,7 @@ public final class SessionLeases: Sendable {
   func durableSnapshot(_ id: SessionID) async throws -> SessionSnapshot? {
     try await pool.run { connection in
       try connection.execute(
-        "SELECT id, version, state, created_at, last_active_at, answers FROM storehost_sessions WHERE id = $1",
-        [id.rawValue]
+        "SELECT \(SessionSnapshot.columns) FROM storehost_sessions WHERE id = $1", [id.rawValue]
       ).first.map(SessionSnapshot.init(row:))
     }
   }
@@ -117,21 +137,31 @@ public final class SessionLeases: Sendable {
 
   /// Takes up to `limit` sessions that nobody serves: released by a draining process, or
   /// owned by one that is gone; only those active within `recently`, which their users may
-  /// still be watching. Their effects stopped with their owner: adopting them resumes them.
+  /// still be watching, and saved under a state version up to `stateVersion`. Their effects
+  /// stopped with their owner: adopting them resumes them. Each takeover relabels and
+  /// reserves as ``acquire(_:stateVersion:reservationWindow:)`` does.
   /// - Returns: Their durable states.
-  func adoptOrphans(limit: Int, activeWithin recently: Duration) async throws -> [SessionSnapshot] {
+  func adoptOrphans(limit: Int, activeWithin recently: Duration, stateVersion: Int, reservationWindow: Int)
+    async throws -> [SessionSnapshot]
+  {
     try await pool.run { [processID, leaseDuration] connection in
-      try connection.execute(
+      var snapshots = try connection.execute(
         """
-        UPDATE storehost_sessions SET owner = $1 WHERE id IN (
+        UPDATE storehost_sessions s SET \(Self.takeover(owner: "$1", window: "$6")) WHERE id IN (
           SELECT id FROM storehost_sessions s
           WHERE (owner IS NULL OR (owner <> $1 AND \(Self.ownerIsGone("s.owner", lease: "$2"))))
-          AND last_active_at > extract(epoch FROM now()) - $3
+          AND last_active_at > extract(epoch FROM now()) - $3 AND state_version <= $5
           LIMIT $4 FOR UPDATE SKIP LOCKED)
-        RETURNING id, version, state, created_at, last_active_at, answers
+        RETURNING \(SessionSnapshot.columns)
         """,
-        [processID, leaseDuration.postgresInterval, String(recently.secondsValue), String(limit)]
+        [
+          processID, leaseDuration.postgresInterval, String(recently.secondsValue), String(limit), String(stateVersion),
+          String(reservationWindow),
+        ]
       ).map(SessionSnapshot.init(row:))
+      let answers = try PostgresSessionPersistence.answers(on: connection, of: snapshots.map(\.id))
+      for index in snapshots.indices { snapshots[index].answers = answers[snapshots[index].id] ?? [] }
+      return snapshots
     }
   }
 

@@ -28,6 +28,15 @@ final class PublishedState: Sendable {
     self.init(version: version, patch: patch) { json }
   }
 
+  /// The last of `states`, consecutive versions, with their patches joined: one version
+  /// that leads from the one before the first.
+  convenience init(joining states: [PublishedState]) {
+    let last = states.last!
+    var patch = states.first!.patch
+    for state in states.dropFirst() { patch = patch.flatMap { joined in state.patch.map(joined.followed(by:)) } }
+    self.init(version: last.version, patch: patch) { try last.json() }
+  }
+
   /// The state's compact JSON.
   func json() throws -> [UInt8] {
     try made.withLock { made in

@@ -101,6 +101,15 @@ extension HTTPError {
       headers: ["Retry-After": "1"])
   }
 
+  /// The session's saved state is one this build cannot read (another build saved it): it is
+  /// kept, and served again by a build that reads it.
+  static func sessionUnreadable() -> HTTPError {
+    HTTPError(
+      status: 503, code: "session_unreadable",
+      message: "This session was saved by a version of the app that the one running now cannot read; it is kept unchanged. Try again later.",
+      headers: ["Retry-After": "30"])
+  }
+
   static func notDurable() -> HTTPError {
     HTTPError(
       status: 503, code: "not_durable", message: "The new state could not be saved; it was applied but may be lost.")

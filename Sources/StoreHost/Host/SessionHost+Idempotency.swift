@@ -1,3 +1,4 @@
+import Composable
 import Foundation
 import HTTP
 
@@ -8,24 +9,23 @@ struct AppliedActions {
   let version: Int
 }
 
-/// Actions were applied but their version could not be saved (strict durability); `error`
-/// is the answer to give.
-struct ActionsNotDurable: Error {
+/// Actions just sent: what they did, and the effects the request waits for.
+struct SentActions {
   let applied: AppliedActions
-  let error: HTTPError
+  /// The effects to wait for before answering (`?wait=effects`); none otherwise.
+  let effects: [StoreTask]
 }
 
 extension SessionHost {
   /// Answers an actions request sent with an `Idempotency-Key` at most once: the first
-  /// time `apply` runs and its answer is remembered with the session (saved with it, before
-  /// the answer under strict durability); a repeat with the same body gets that answer
-  /// again, marked `Idempotent-Replayed: true`; the same key with another body answers 422,
-  /// and while the first is being answered, 409. A request that applied nothing (it threw)
-  /// leaves no answer, so its repeat is tried anew.
-  func answerOnce(
-    _ request: Request, key: String, session: Session<State, Action>,
-    apply: () async throws -> AppliedActions
-  ) async throws -> Response {
+  /// time its actions are sent and its answer is remembered with the session, saved in the
+  /// same write as the state it reports (so a crash keeps both or neither); a repeat with
+  /// the same body gets that answer again, marked `Idempotent-Replayed: true`; the same key
+  /// with another body answers 422, and while the first is being answered, 409. A request
+  /// that applied nothing (it threw) leaves no answer, so its repeat is tried anew. A request
+  /// that waits for its effects (`?wait=effects`) is remembered with the version its actions
+  /// reached until its effects finish, then with the version they reached.
+  func answerOnce(_ request: Request, key: String, session: Session<State, Action>) async throws -> Response {
     let digest = IdempotencyKey.digest(request.body)
     switch session.admitIdempotent(key, digest: digest) {
     case .replay(let answer): return replay(answer)
@@ -33,23 +33,30 @@ extension SessionHost {
     case .inUse: throw HTTPError.idempotencyKeyInUse()
     case .proceed: break
     }
-    let applied: AppliedActions
+    // No save of the session is written from before the first action until the answer is
+    // recorded: every save of a state this request made carries its answer.
+    session.holdSaves()
+    let sent: SentActions
     do {
-      applied = try await apply()
-    } catch let failure as ActionsNotDurable {
-      // On one process the change stays applied (only its save failed): a repeat must not
-      // apply it again. In a cluster the session was dropped and the change discarded, so a
-      // repeat applies it anew.
-      session.finishIdempotent(key, answer: cluster == nil ? remembered(failure.applied, key, digest) : nil)
-      throw failure.error
+      sent = try send(request, to: session)
     } catch {
-      session.finishIdempotent(key, answer: nil)
+      session.updateIdempotency { $0.abandon(key) }
+      session.releaseSaves()
       throw error
     }
-    session.finishIdempotent(key, answer: remembered(applied, key, digest))
+    session.updateIdempotency { $0.record(key, answer: remembered(sent.applied, key, digest)) }
+    session.releaseSaves()
+    let applied = await waitForEffectsIfAsked(sent, in: session)
+    session.updateIdempotency { ledger in
+      if applied.version != sent.applied.version { ledger.record(key, answer: remembered(applied, key, digest)) }
+      ledger.finish(key)
+    }
     do {
-      try await session.saveCurrent()
+      try await session.waitUntilPublishable(applied.version)
     } catch {
+      // On one process the change stays applied, with its answer (saved with a later save),
+      // so a repeat replays it. In a cluster the session is dropped here with both, so a
+      // repeat applies it anew on the session's durable state.
       throw notDurable(session)
     }
     return applied.response

@@ -75,19 +75,22 @@ extension SessionHost {
     }
     defer { handOverIfRoutedElsewhere(session, after: request) }
     guard let key = try IdempotencyKey.of(request) else {
+      let applied = await waitForEffectsIfAsked(try send(request, to: session), in: session)
       do {
-        return try await apply(request, to: session).response
-      } catch let failure as ActionsNotDurable {
-        throw failure.error
+        try await session.waitUntilPublishable(applied.version)
+      } catch {
+        throw notDurable(session)
       }
+      return applied.response
     }
-    return try await answerOnce(request, key: key, session: session) { try await apply(request, to: session) }
+    return try await answerOnce(request, key: key, session: session)
   }
 
   /// Decodes the request's actions and sends them to the session's store, in order: 202
   /// `{"version"}`, or the refusal of a change past the size limit (413) with the actions
-  /// before it applied. With strict durability, answers once the version it reports is saved.
-  private func apply(_ request: Request, to session: Session<State, Action>) async throws -> AppliedActions {
+  /// before it applied. The answer may be given once its version is publishable
+  /// (``Session/waitUntilPublishable(_:)``; with strict durability, saved).
+  func send(_ request: Request, to session: Session<State, Action>) throws -> SentActions {
     let limits = configuration.limits
     let actions: [Action]
     do {
@@ -121,20 +124,20 @@ extension SessionHost {
       tasks.append(task)
     }
     metrics.actionsApplied.add(tasks.count, ordering: .relaxed)
-    if refusal == nil && request.queryItem("wait") == "effects" {
-      await waitForEffects(tasks)
-    }
     let version = session.version
-    let applied = AppliedActions(
-      response: refusal?.response ?? jsonResponse(#"{"version":\#(version)}"#, status: 202), version: version)
-    if configuration.durability == .strict {
-      do {
-        try await session.waitUntilDurable(version)
-      } catch {
-        throw ActionsNotDurable(applied: applied, error: notDurable(session))
-      }
-    }
-    return applied
+    return SentActions(
+      applied: AppliedActions(
+        response: refusal?.response ?? jsonResponse(#"{"version":\#(version)}"#, status: 202), version: version),
+      effects: refusal == nil && request.queryItem("wait") == "effects" ? tasks : [])
+  }
+
+  /// `sent`'s answer, once the effects the request asked to wait for (`?wait=effects`)
+  /// finished: 202 with the version they reached.
+  func waitForEffectsIfAsked(_ sent: SentActions, in session: Session<State, Action>) async -> AppliedActions {
+    guard !sent.effects.isEmpty else { return sent.applied }
+    await waitForEffects(sent.effects)
+    let version = session.version
+    return AppliedActions(response: jsonResponse(#"{"version":\#(version)}"#, status: 202), version: version)
   }
 
   /// `GET /api/sessions/{id}/events`: the session's state as Server-Sent Events.
@@ -170,7 +173,13 @@ extension SessionHost {
   }
 
   /// `DELETE /api/sessions/{id}`: 204; cancels the session's effects and ends its streams.
+  /// A session this build cannot read is deleted from storage too.
   private func delete(_ request: Request) async throws -> Response {
+    if let id = try unreadableSession(request) {
+      unreadable.withLock { _ = $0.removeValue(forKey: id) }
+      try await persistence.delete(id)
+      return Response(status: 204)
+    }
     let session: Session<State, Action>
     switch try await placeSession(request) {
     case .local(let local): session = local
@@ -188,6 +197,7 @@ extension SessionHost {
       ("storehost_sessions", "gauge", "Live sessions.", sessions.count),
       ("storehost_sessions_created_total", "counter", "Sessions created.", metrics.sessionsCreated.load(ordering: .relaxed)),
       ("storehost_sessions_ended_total", "counter", "Sessions deleted or evicted.", metrics.sessionsEnded.load(ordering: .relaxed)),
+      ("storehost_sessions_unreadable", "gauge", "Saved sessions this build cannot read, kept unserved.", unreadable.withLock { $0.count }),
       ("storehost_actions_total", "counter", "Actions applied.", metrics.actionsApplied.load(ordering: .relaxed)),
       ("storehost_action_requests_rejected_total", "counter", "Action requests answered with an error.", metrics.actionRequestsRejected.load(ordering: .relaxed)),
       ("storehost_changes_refused_total", "counter", "Actions refused because the state would pass --max-state-bytes.", metrics.changesRefused.load(ordering: .relaxed)),
@@ -212,11 +222,25 @@ extension SessionHost {
   // MARK: Helpers
 
   /// The session named by the path, once the request proved it may use it.
+  /// - Throws: 503 `session_unreadable` for a session this build cannot read.
   func authorizedSession(_ request: Request) throws -> Session<State, Action> {
     guard let id = request.parameters["id"].flatMap(SessionID.init) else { throw HTTPError.sessionNotFound() }
     _ = try Authentication.authenticate(request, for: id, with: tokenSigner)
-    guard let session = session(id) else { throw HTTPError.sessionNotFound() }
+    guard let session = session(id) else {
+      if unreadable.withLock({ $0[id] != nil }) { throw HTTPError.sessionUnreadable() }
+      throw HTTPError.sessionNotFound()
+    }
     return session
+  }
+
+  /// The id of the session the path names when this build cannot read it, once the request
+  /// proved it may use it.
+  private func unreadableSession(_ request: Request) throws -> SessionID? {
+    guard let id = request.parameters["id"].flatMap(SessionID.init), unreadable.withLock({ $0[id] != nil }) else {
+      return nil
+    }
+    _ = try Authentication.authenticate(request, for: id, with: tokenSigner)
+    return id
   }
 
   /// Waits for the effects of `tasks`, at most ``SessionHostConfiguration/effectsWaitTimeout``.

@@ -47,6 +47,8 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   private let resumedAction: Action?
   private let prepareDependencies: @Sendable (inout DependencyValues) -> Void
   private let sessions = Mutex<[SessionID: Session<State, Action>]>([:])
+  /// Saved sessions this build cannot read, with why: kept, never served or deleted here.
+  let unreadable = Mutex<[SessionID: UnreadableSession]>([:])
   private let evictionTask = Mutex<Task<Void, Never>?>(nil)
   /// Renews this process's lease in a cluster (see ``joinCluster(advertising:)``).
   let renewalTask = Mutex<Task<Void, Never>?>(nil)
@@ -117,25 +119,74 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   /// The number of live sessions.
   public var sessionCount: Int { sessions.withLock { $0.count } }
 
-  /// Loads the sessions saved by an earlier run, each at its saved state and version. In a
-  /// cluster, sessions are taken over one by one when first asked for, so none is loaded here.
-  /// - Returns: How many were restored.
+  /// Loads the sessions saved by an earlier run, each at its saved state and version, its
+  /// JSON migrated first when an earlier build saved it (see ``Composable/MigratableState``).
+  ///
+  /// A session this build cannot read (its JSON does not decode, or a newer build saved it)
+  /// is set aside: kept in storage unchanged, not served (requests for it answer 503
+  /// `session_unreadable`), counted in `/metrics`, and served again by a build that reads it.
+  /// A session whose last run crashed goes on past the versions that run may have shown
+  /// clients (``SessionSnapshot/resumedVersion``); the new versions it may show are
+  /// reserved in storage before this returns. In a cluster, sessions are taken over one by
+  /// one when first asked for, so none is loaded here.
   @discardableResult
-  public func restoreSessions() async throws -> Int {
-    guard cluster == nil else { return 0 }
+  public func restoreSessions() async throws -> SessionRestoreReport {
+    guard cluster == nil else { return SessionRestoreReport(restored: 0, unreadable: []) }
     let saved = try await persistence.loadAll()
     var restored: [Session<State, Action>] = []
+    var reservations: [SessionReservation] = []
+    var setAside: [UnreadableSession] = []
+    let window = configuration.durability == .strict ? 0 : Session<State, Action>.fastReservationWindow
     for snapshot in saved {
-      guard let session = try? session(restoring: snapshot) else {
-        try await persistence.delete(snapshot.id)
-        continue
+      let reservation = SessionReservation(
+        id: snapshot.id, version: snapshot.resumedVersion, reservedVersion: snapshot.resumedVersion + window)
+      do {
+        restored.append(try session(restoring: snapshot, reservation: reservation))
+        if reservation.version != snapshot.version || reservation.reservedVersion != snapshot.reservedVersion {
+          reservations.append(reservation)
+        }
+      } catch {
+        setAside.append(UnreadableSession(snapshot, error: error))
       }
-      restored.append(session)
+    }
+    do {
+      try await persistence.reserve(reservations)
+    } catch {
+      for session in restored { session.end() }
+      throw error
     }
     sessions.withLock { sessions in
       for session in restored { sessions[session.id] = session }
     }
-    return restored.count
+    unreadable.withLock { unreadable in
+      for session in setAside { unreadable[session.id] = session }
+    }
+    for session in restored { resume(session) }
+    return SessionRestoreReport(restored: restored.count, unreadable: setAside)
+  }
+
+  /// Reads every snapshot's state with this build, as ``restoreSessions()`` would, without
+  /// serving or changing anything: the check a deploy runs before starting a new build on
+  /// saved sessions (`storehost sessions check`).
+  public static func check(_ snapshots: [SessionSnapshot]) -> SessionRestoreReport {
+    var unreadable: [UnreadableSession] = []
+    for snapshot in snapshots {
+      do {
+        _ = try SavedState.decode(State.self, from: snapshot.state, savedAt: snapshot.stateVersion)
+      } catch {
+        unreadable.append(UnreadableSession(snapshot, error: error))
+      }
+    }
+    return SessionRestoreReport(restored: snapshots.count - unreadable.count, unreadable: unreadable)
+  }
+
+  /// The state a snapshot saved, migrated to this build's state version and decoded, with
+  /// the keyed shared values of a fresh initial state in place of the detached copies
+  /// decoding makes, so it follows its keys again.
+  func readState(of snapshot: SessionSnapshot) throws -> State {
+    var state = try SavedState.decode(State.self, from: snapshot.state, savedAt: snapshot.stateVersion)
+    withDependencies(prepareDependencies) { reattachSharedValues(&state, from: makeInitialState()) }
+    return state
   }
 
   /// Starts telling the sessions' presence watchers how many streams the host has open,
@@ -160,13 +211,17 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   }
 
   /// Starts ending sessions idle for longer than ``SessionLimits/idleTimeout`` (no action,
-  /// no open event stream), checking every tenth of that time.
+  /// no open event stream), checking every tenth of that time, and forgetting stored answers
+  /// older than ``SessionLimits/idempotencyKeyLifetime`` as often.
   public func startEvictingIdleSessions() {
     let interval = max(configuration.limits.idleTimeout / 10, .milliseconds(100))
     let task = Task { [weak self] in
       while !Task.isCancelled {
         try? await Task.sleep(for: interval)
-        await self?.evictIdleSessions()
+        guard let self else { return }
+        await evictIdleSessions()
+        let lifetime = configuration.limits.idempotencyKeyLifetime.secondsValue
+        try? await persistence.forgetAnswers(answeredBefore: Date().addingTimeInterval(-lifetime))
       }
     }
     evictionTask.withLock { $0 = task }
@@ -185,35 +240,37 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     }
   }
 
-  /// Stops evicting, saves every session's latest state, gives up its sessions in a cluster,
-  /// and closes the persistence.
+  /// Stops evicting, ends every session with its final state saved (so each goes on from
+  /// exactly that version when it is read back), gives up its sessions in a cluster, and
+  /// closes the persistence.
   public func shutdown() async {
     evictionTask.withLock { $0?.cancel() }
     presenceTask.withLock { $0?.cancel() }
     let all = sessions.withLock { Array($0.values) }
-    for session in all { try? await session.flush() }
+    await withTaskGroup(of: Void.self) { group in
+      for session in all { group.addTask { try? await session.finish() } }
+    }
     await leaveCluster()
     try? await persistence.close()
   }
 
   // MARK: Sessions
 
-  /// A session at a saved snapshot's state and version, sent ``resumedAction``; throws
-  /// when the state no longer decodes.
-  func session(restoring snapshot: SessionSnapshot) throws -> Session<State, Action> {
-    let session = try Session(
-      id: snapshot.id, version: snapshot.version, createdAt: snapshot.createdAt, restoredAnswers: snapshot.answers,
-      limits: configuration.limits, persistence: persistence,
-      initialState: { [makeInitialState] in
-        // Decoded shared values are detached copies: the keyed ones of a fresh initial state
-        // take their places, so the session follows its keys again.
-        var restored = try JSONDecoder().decode(State.self, from: snapshot.state)
-        reattachSharedValues(&restored, from: makeInitialState())
-        return restored
-      },
-      dependencies: dependencies(of: snapshot.id), makeStore: makeStore)
+  /// A session at a saved snapshot's state, at `reservation`'s version with its versions
+  /// reserved; throws when this build cannot read the state. ``resume(_:)`` it once the
+  /// reservation is durable.
+  func session(restoring snapshot: SessionSnapshot, reservation: SessionReservation) throws -> Session<State, Action> {
+    let state = try readState(of: snapshot)
+    return try Session(
+      id: snapshot.id, version: reservation.version, createdAt: snapshot.createdAt,
+      restored: (snapshot.answers, reservation.reservedVersion), limits: configuration.limits,
+      durability: configuration.durability, stateVersion: SavedState.version(of: State.self), persistence: persistence,
+      initialState: { state }, dependencies: dependencies(of: snapshot.id), makeStore: makeStore)
+  }
+
+  /// Sends ``resumedAction`` to a session rebuilt from its saved state.
+  func resume(_ session: Session<State, Action>) {
     if let resumedAction { session.store.send(resumedAction) }
-    return session
   }
 
   /// The dependencies of a session's store: the host's, and the session's id.
@@ -256,9 +313,9 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   func createSession() async throws -> Session<State, Action> {
     let id = SessionID.random()
     let session = try Session(
-      id: id, version: 0, createdAt: Date(), restoredAnswers: nil, limits: configuration.limits,
-      persistence: persistence, initialState: makeInitialState,
-      dependencies: dependencies(of: id), makeStore: makeStore)
+      id: id, version: 0, createdAt: Date(), restored: nil, limits: configuration.limits,
+      durability: configuration.durability, stateVersion: SavedState.version(of: State.self), persistence: persistence,
+      initialState: makeInitialState, dependencies: dependencies(of: id), makeStore: makeStore)
     let added = sessions.withLock { sessions in
       guard sessions.count < configuration.limits.maxSessions else { return false }
       sessions[session.id] = session
@@ -271,11 +328,14 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     if let cluster {
       try await register(session, in: cluster)
     } else {
-      do {
-        try await session.saveCurrent()
-      } catch {
-        await end(session)
-        throw HTTPError.sessionNotSaved()
+      session.saveLatest()
+      if configuration.durability == .strict {
+        do {
+          try await session.waitUntilDurable(0)
+        } catch {
+          await end(session)
+          throw HTTPError.sessionNotSaved()
+        }
       }
     }
     metrics.sessionsCreated.add(1, ordering: .relaxed)

@@ -11,7 +11,7 @@ public struct RememberedAnswer: Codable, Hashable, Sendable {
   public var status: Int
   /// The answer's JSON body.
   public var body: String
-  /// The session's version the answer reports. The answer is saved only together with a
+  /// The session's version the answer reports. The answer is saved in the same write as a
   /// state at this version or later, so a restored answer never claims a lost change.
   public var version: Int
   /// When it was answered; answers older than ``SessionLimits/idempotencyKeyLifetime`` are
@@ -29,13 +29,10 @@ public struct RememberedAnswer: Codable, Hashable, Sendable {
 }
 
 extension [RememberedAnswer] {
-  /// The JSON persistences store: `nil` for none.
-  var storedJSON: Data? {
-    isEmpty ? nil : try? JSONEncoder().encode(self)
-  }
-
-  /// The answers stored as `json`; none when it is empty or does not decode.
-  init(storedJSON json: Data) {
-    self = (json.isEmpty ? nil : try? JSONDecoder().decode([RememberedAnswer].self, from: json)) ?? []
+  /// These answers and `newer` ones, a newer answer replacing an older one to the same key.
+  func merged(with newer: [RememberedAnswer]) -> [RememberedAnswer] {
+    guard !newer.isEmpty else { return self }
+    let replaced = Set(newer.map(\.key))
+    return filter { !replaced.contains($0.key) } + newer
   }
 }

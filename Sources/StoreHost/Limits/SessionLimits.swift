@@ -27,11 +27,11 @@ public struct SessionLimits: Hashable, Sendable {
   /// ``Composable/Store/init(initialState:reducer:withDependencies:acceptingChange:)``).
   /// Changes of shared values are never refused. Default 1 MiB.
   public var maxStateBytes: Int = 1 << 20
-  /// Answers to `Idempotency-Key` requests kept per session for repeats; the oldest is
-  /// forgotten first. Default 64.
-  public var idempotencyKeys: Int = 64
-  /// How long an answer to an `Idempotency-Key` request is kept. Default 1 hour.
-  public var idempotencyKeyLifetime: Duration = .seconds(3600)
+  /// How long the answer to an `Idempotency-Key` request is kept, in memory and in storage,
+  /// so a repeat replays it; a repeat after that is applied anew. A session keeps at most
+  /// the answers its rate limit lets it earn meanwhile (``actionBurst`` +
+  /// ``actionsPerSecond`` × this), about 120 bytes each. Default 10 minutes.
+  public var idempotencyKeyLifetime: Duration = .seconds(600)
 
   /// The defaults above.
   public init() {}
@@ -49,7 +49,6 @@ public struct SessionLimits: Hashable, Sendable {
       ("maxRunningEffectsPerSession", maxRunningEffectsPerSession > 0),
       ("eventHistoryLength", eventHistoryLength >= 0),
       ("maxStateBytes", maxStateBytes > 0),
-      ("idempotencyKeys", idempotencyKeys > 0),
       ("idempotencyKeyLifetime", idempotencyKeyLifetime > .zero),
     ]
     if let (field, _) = positive.first(where: { !$0.1 }) { throw .outOfRange(field) }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Sessions kept in memory only: for tests of the session host, and for running without a
 /// data directory. Every call takes effect at once; nothing survives the process.
 public actor InMemorySessionPersistence: SessionPersistence {
@@ -13,15 +15,32 @@ public actor InMemorySessionPersistence: SessionPersistence {
 
   public func save(_ save: SessionSave) throws {
     try checkOpen()
-    if let stored = snapshots[save.id], stored.version > save.version { return }
+    let stored = snapshots[save.id]
+    if let stored, stored.version > save.version || stored.stateVersion > save.stateVersion { return }
     var snapshot = try save.snapshot()
-    snapshot.createdAt = snapshots[snapshot.id]?.createdAt ?? snapshot.createdAt
+    snapshot.createdAt = stored?.createdAt ?? snapshot.createdAt
+    snapshot.answers = (stored?.answers ?? []).merged(with: snapshot.answers)
     snapshots[snapshot.id] = snapshot
+  }
+
+  public func reserve(_ reservations: [SessionReservation]) throws {
+    try checkOpen()
+    for reservation in reservations {
+      guard var stored = snapshots[reservation.id], stored.version <= reservation.version else { continue }
+      stored.version = reservation.version
+      stored.reservedVersion = reservation.reservedVersion
+      snapshots[reservation.id] = stored
+    }
   }
 
   public func delete(_ id: SessionID) throws {
     try checkOpen()
     snapshots[id] = nil
+  }
+
+  public func forgetAnswers(answeredBefore date: Date) throws {
+    try checkOpen()
+    for id in snapshots.keys { snapshots[id]?.answers.removeAll { $0.answeredAt < date } }
   }
 
   public func flush() throws {

@@ -72,20 +72,33 @@ public final class SQLiteSessionPersistence: SessionPersistence {
     try await change(save.id, .save(save))
   }
 
-  /// Queues `save` without waiting: `completion` runs once it is queued (`fast`) or
-  /// committed (`strict`).
+  /// Queues `save` without waiting: `completion` runs once it is committed, within the
+  /// batch delay (`fast`) or at once (`strict`).
   public func save(_ save: SessionSave, completion: @escaping @Sendable ((any Error)?) -> Void) {
-    switch durability {
-    case .fast:
-      let queued = queue.enqueue(save.id, .save(save), waiter: nil)
-      completion(queued ? nil : SessionPersistenceError.closed)
-    case .strict:
-      queue.enqueue(save.id, .save(save), waiter: WriteQueue.Waiter(completion))
-    }
+    queue.enqueue(save.id, .save(save), waiter: WriteQueue.Waiter(completion), urgent: durability == .strict)
+  }
+
+  /// Writes the reservations in one transaction, at once, and returns once it committed.
+  public func reserve(_ reservations: [SessionReservation]) async throws {
+    guard !reservations.isEmpty else { return }
+    for reservation in reservations { queue.enqueue(reservation.id, .reserve(reservation), waiter: nil) }
+    try await flush()
   }
 
   public func delete(_ id: SessionID) async throws {
     try await change(id, .delete)
+  }
+
+  /// Has the next transaction forget the answers given before `date`.
+  public func forgetAnswers(answeredBefore date: Date) async throws {
+    queue.enqueueForgetAnswers(before: date)
+  }
+
+  /// Every session stored in the SQLite file at `path`, without its remembered answers,
+  /// read without writing to the file: a build about to be deployed can check that it reads
+  /// them while another StoreHost version still serves the file.
+  public static func readSessions(path: String) throws -> [SessionSnapshot] {
+    try SessionTable.readSessions(path: path)
   }
 
   public func flush() async throws {

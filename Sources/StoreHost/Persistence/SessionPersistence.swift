@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where sessions outlive the process: the session host's only view of storage, so a local
 /// file and a database shared by several processes are interchangeable.
 ///
@@ -13,12 +15,23 @@ public protocol SessionPersistence: Sendable {
   /// that queue writes encode the state when they write it.
   func save(_ save: SessionSave) async throws
 
-  /// Starts ``save(_:)-(SessionSave)`` without waiting for it, and calls `completion` when it
-  /// returns (with its error, if any). Persistences that queue writes queue it at once.
+  /// Starts ``save(_:)-(SessionSave)`` without waiting for it, and calls `completion` once
+  /// the save is durable (with its error, if it failed), whatever the durability: a session
+  /// publishes a version only once a save reserving it is durable. Persistences that queue
+  /// writes queue it at once.
   func save(_ save: SessionSave, completion: @escaping @Sendable ((any Error)?) -> Void)
 
-  /// Forgets the session. A later ``save(_:)`` of the same id stores it again.
+  /// Relabels stored sessions' states with new versions and reserves the versions up to
+  /// each one's ``SessionReservation/reservedVersion``, durably before it returns. A session
+  /// not stored, or stored at a later version, is left as it is.
+  func reserve(_ reservations: [SessionReservation]) async throws
+
+  /// Forgets the session, with its remembered answers. A later ``save(_:)`` of the same id
+  /// stores it again.
   func delete(_ id: SessionID) async throws
+
+  /// Forgets the remembered answers given before `date`.
+  func forgetAnswers(answeredBefore date: Date) async throws
 
   /// Returns once every earlier save and delete is durable, or throws why it is not.
   func flush() async throws
@@ -28,6 +41,8 @@ public protocol SessionPersistence: Sendable {
 }
 
 extension SessionPersistence {
+  /// Runs ``save(_:)-(SessionSave)`` in a task: for persistences whose `save` returns once
+  /// the save is durable.
   public func save(_ save: SessionSave, completion: @escaping @Sendable ((any Error)?) -> Void) {
     Task {
       do {

@@ -3,10 +3,16 @@ import Foundation
 /// One session as persisted: its state at a version, and when it was created and last used.
 public struct SessionSnapshot: Hashable, Sendable {
   public var id: SessionID
-  /// Grows by one with every state change; a store never goes back to a lower version.
+  /// Grows with every state change; a store never goes back to a lower version.
   public var version: Int
   /// The state's compact JSON bytes (``JSONValue/serialized()``).
   public var state: Data
+  /// The state version (``Composable/MigratableState``) of the build that wrote ``state``.
+  public var stateVersion: Int
+  /// The highest version clients may have seen: versions after ``version`` up to this one
+  /// may have been published and then lost in a crash, so the session goes on past it.
+  /// Equal to ``version`` when nothing was published beyond it.
+  public var reservedVersion: Int
   public var createdAt: Date
   /// The last action or connection, for idle eviction after a restart.
   public var lastActiveAt: Date
@@ -15,14 +21,24 @@ public struct SessionSnapshot: Hashable, Sendable {
   public var answers: [RememberedAnswer]
 
   public init(
-    id: SessionID, version: Int, state: Data, createdAt: Date, lastActiveAt: Date, answers: [RememberedAnswer] = []
+    id: SessionID, version: Int, state: Data, stateVersion: Int = 0, reservedVersion: Int? = nil, createdAt: Date,
+    lastActiveAt: Date, answers: [RememberedAnswer] = []
   ) {
     self.id = id
     self.version = version
     self.state = state
+    self.stateVersion = stateVersion
+    self.reservedVersion = max(version, reservedVersion ?? version)
     self.createdAt = createdAt
     self.lastActiveAt = lastActiveAt
     self.answers = answers
+  }
+
+  /// The version the session continues from when it is read back: ``version`` when nothing
+  /// was published past it, else the first version after the reserved ones, so no version a
+  /// client may hold ever names another state.
+  public var resumedVersion: Int {
+    reservedVersion > version ? reservedVersion + 1 : version
   }
 }
 
@@ -33,40 +49,63 @@ public struct SessionSnapshot: Hashable, Sendable {
 public struct SessionSave: Sendable {
   public var id: SessionID
   public var version: Int
+  /// The state version (``Composable/MigratableState``) the JSON is written in.
+  public var stateVersion: Int
+  /// The highest version the session may publish once this save is durable (see
+  /// ``SessionSnapshot/reservedVersion``).
+  public var reservedVersion: Int
   public var createdAt: Date
   public var lastActiveAt: Date
   /// Makes the state's compact JSON bytes.
   public let encodeState: @Sendable () throws -> [UInt8]
-  /// The session's remembered answers at this version, read when the save is written, so a
-  /// save written after an answer was given carries it.
-  public let answers: @Sendable () -> [RememberedAnswer]
+  /// The answers to store with this save: those given since the last durable save, up to
+  /// ``version``. Read when the save is written, in the same transaction as the state, so
+  /// an answer is durable exactly when the state it reports is.
+  public let newAnswers: @Sendable () -> [RememberedAnswer]
 
   public init(
-    id: SessionID, version: Int, createdAt: Date, lastActiveAt: Date,
-    encodeState: @escaping @Sendable () throws -> [UInt8],
-    answers: @escaping @Sendable () -> [RememberedAnswer] = { [] }
+    id: SessionID, version: Int, stateVersion: Int = 0, reservedVersion: Int? = nil, createdAt: Date,
+    lastActiveAt: Date, encodeState: @escaping @Sendable () throws -> [UInt8],
+    newAnswers: @escaping @Sendable () -> [RememberedAnswer] = { [] }
   ) {
     self.id = id
     self.version = version
+    self.stateVersion = stateVersion
+    self.reservedVersion = max(version, reservedVersion ?? version)
     self.createdAt = createdAt
     self.lastActiveAt = lastActiveAt
     self.encodeState = encodeState
-    self.answers = answers
+    self.newAnswers = newAnswers
   }
 
-  /// A save of `snapshot`, whose state is encoded already.
+  /// A save of `snapshot`, whose state is encoded already, with its answers.
   public init(_ snapshot: SessionSnapshot) {
     let state = [UInt8](snapshot.state)
     let answers = snapshot.answers
     self.init(
-      id: snapshot.id, version: snapshot.version, createdAt: snapshot.createdAt, lastActiveAt: snapshot.lastActiveAt,
-      encodeState: { state }, answers: { answers })
+      id: snapshot.id, version: snapshot.version, stateVersion: snapshot.stateVersion,
+      reservedVersion: snapshot.reservedVersion, createdAt: snapshot.createdAt, lastActiveAt: snapshot.lastActiveAt,
+      encodeState: { state }, newAnswers: { answers })
   }
 
-  /// The snapshot to store: the state encoded now, with the answers kept now.
+  /// The snapshot to store: the state encoded now, with the new answers as of now.
   func snapshot() throws -> SessionSnapshot {
     SessionSnapshot(
-      id: id, version: version, state: Data(try encodeState()), createdAt: createdAt, lastActiveAt: lastActiveAt,
-      answers: answers())
+      id: id, version: version, state: Data(try encodeState()), stateVersion: stateVersion,
+      reservedVersion: reservedVersion, createdAt: createdAt, lastActiveAt: lastActiveAt, answers: newAnswers())
+  }
+}
+
+/// A stored session's state relabelled as `version` (the same state), with versions up to
+/// `reservedVersion` reserved for it to publish (see ``SessionSnapshot/resumedVersion``).
+public struct SessionReservation: Hashable, Sendable {
+  public var id: SessionID
+  public var version: Int
+  public var reservedVersion: Int
+
+  public init(id: SessionID, version: Int, reservedVersion: Int) {
+    self.id = id
+    self.version = version
+    self.reservedVersion = max(version, reservedVersion)
   }
 }

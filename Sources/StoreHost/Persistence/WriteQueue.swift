@@ -1,3 +1,4 @@
+import Foundation
 import Dispatch
 import Synchronization
 
@@ -29,8 +30,12 @@ final class WriteQueue: Sendable {
   /// Everything the writer takes for one transaction.
   struct Batch {
     var changes: [SessionID: PendingChange] = [:]
-    /// Strict saves and deletes, resumed once their session's change committed.
+    /// Resumed once their session's change committed.
     var changeWaiters: [SessionID: [Waiter]] = [:]
+    /// Waiters among ``changeWaiters`` that want the writer to start at once.
+    var urgentWaiters = 0
+    /// Answers given before this are forgotten in the batch's transaction.
+    var forgetAnswersBefore: Date?
     /// Flushes, resumed once every change committed.
     var flushWaiters: [Waiter] = []
     /// Resumed with every session after the changes committed.
@@ -53,7 +58,7 @@ final class WriteQueue: Sendable {
 
     /// Someone is waiting: the writer should start now.
     var isUrgent: Bool {
-      isClosed || !batch.changeWaiters.isEmpty || !batch.flushWaiters.isEmpty || !batch.loadWaiters.isEmpty
+      isClosed || batch.urgentWaiters > 0 || !batch.flushWaiters.isEmpty || !batch.loadWaiters.isEmpty
     }
   }
 
@@ -65,15 +70,16 @@ final class WriteQueue: Sendable {
     self.batchDelay = batchDelay
   }
 
-  /// Queues `change`; with a `waiter`, the writer starts at once and resumes it after commit,
-  /// without one the change is written within `batchDelay`. Returns `false` (and fails the
-  /// waiter) once closed.
+  /// Queues `change`, and `waiter` to resume once it committed. An `urgent` waiter starts
+  /// the writer at once; otherwise the change is written within `batchDelay`. Returns
+  /// `false` (and fails the waiter) once closed.
   @discardableResult
-  func enqueue(_ id: SessionID, _ change: PendingChange, waiter: Waiter?) -> Bool {
+  func enqueue(_ id: SessionID, _ change: PendingChange, waiter: Waiter?, urgent: Bool = true) -> Bool {
     enqueue { state in
       state.batch.changes[id] = state.batch.changes[id].map { $0.merged(with: change) } ?? change
-      if let waiter {
-        state.batch.changeWaiters[id, default: []].append(waiter)
+      if let waiter { state.batch.changeWaiters[id, default: []].append(waiter) }
+      if waiter != nil && urgent {
+        state.batch.urgentWaiters += 1
         return true
       }
       // Only the first change of a batch sets the writer's deadline; later ones need no wake-up.
@@ -83,6 +89,16 @@ final class WriteQueue: Sendable {
     } orFail: {
       waiter?.resume(throwing: $0)
     }
+  }
+
+  /// Has the next batch forget the answers given before `date`.
+  func enqueueForgetAnswers(before date: Date) {
+    enqueue { state in
+      state.batch.forgetAnswersBefore = max(state.batch.forgetAnswersBefore ?? date, date)
+      guard state.oldestUnwaitedChange == nil else { return false }
+      state.oldestUnwaitedChange = .now
+      return true
+    } orFail: { _ in }
   }
 
   /// Asks the writer to commit everything queued, then resume `waiter`.

@@ -7,6 +7,12 @@ import Synchronization
 /// The session's version is the version it was restored at plus the store's own count of
 /// state changes, so versions keep growing across restarts.
 ///
+/// No version a client saw ever names another state, even after a crash: a version is
+/// published (streamed, or reported by an answer) only once a save reserving it is durable.
+/// Each save reserves ``reservationWindow`` versions past its own (none in strict mode, so
+/// only durable versions are published), and a session read back after a crash goes on past
+/// the reserved ones (``SessionSnapshot/resumedVersion``).
+///
 /// Every change costs what changed: the store asks the session about each change before it
 /// becomes a version (``SessionChanges``), which diffs it against the previous version
 /// and checks the size limit; the patch found there is what `?patch=1` streams get, and the
@@ -18,9 +24,14 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
   let createdAt: Date
   private let baseVersion: Int
   private let persistence: any SessionPersistence
+  /// How many versions past its own a save reserves for publishing before the next one is
+  /// durable: 0 in strict mode, where only durable versions are published.
+  let reservationWindow: Int
+  /// The state version (``Composable/MigratableState``) saves are written in.
+  private let stateVersion: Int
   private let changes: SessionChanges<State>
   private let activity: Mutex<Activity>
-  private let publishing = Mutex(Publishing())
+  private let publishing: Mutex<Publishing>
   private let idempotency: Mutex<IdempotencyLedger>
   private let observation: Mutex<StoreObservation?> = Mutex(nil)
 
@@ -30,24 +41,51 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     var rateLimit: TokenBucket<ContinuousClock.Instant>
   }
 
-  /// Versions waiting to be published and saved, one flush at a time.
+  /// Versions on their way from the store to clients and to storage.
   private struct Publishing {
+    /// Changes from the store not yet made into versions; one flush at a time.
     var pending: [SessionChanges<State>.Change] = []
     var isFlushing = false
-    var durableVersion = 0
+    /// The latest version made: what the next save writes.
+    var latest: PublishedState
+    /// Versions made but above ``publishLimit``, oldest first.
+    var unpublished: [PublishedState] = []
+    /// The highest version clients may see: what the last durable save reserved.
+    var publishLimit: Int
+    var durableVersion: Int
+    /// Requests holding saves back until they recorded their answer (see ``holdSaves()``).
+    var saveHolds = 0
+    /// A save was skipped while held; the release makes it.
+    var isSaveDeferred = false
+    /// Ended or finished: nothing more is published or saved.
+    var isClosed = false
+    /// A failed save is to be made again shortly.
+    var isRetryScheduled = false
     var durableWaiters: [(version: Int, continuation: CheckedContinuation<Void, any Error>)] = []
+    var publishWaiters: [(version: Int, continuation: CheckedContinuation<Void, any Error>)] = []
+
+    /// Takes the versions now at or below the limit, joined into one.
+    mutating func takePublishable() -> PublishedState? {
+      let ready = unpublished.prefix { $0.version <= publishLimit }
+      guard let first = ready.first else { return nil }
+      unpublished.removeFirst(ready.count)
+      return ready.count == 1 ? first : PublishedState(joining: Array(ready))
+    }
   }
 
   /// A session whose store starts from `initialState()` at `version`; the state is made,
-  /// and the store runs, with `dependencies` applied. `answers` are those restored with a
-  /// saved session (whose `version` is then durable); a new session has none and is not
-  /// saved until ``saveCurrent()``.
+  /// and the store runs, with `dependencies` applied. A restored session (`restored` set)
+  /// is durable at `version` with versions up to `publishLimit` reserved, and starts with
+  /// the answers saved with it; a new one is not saved until ``saveCurrent()``, and may
+  /// publish up to the first save's reservation, which no stored row can contradict.
   init(
     id: SessionID,
     version: Int,
     createdAt: Date,
-    restoredAnswers answers: [RememberedAnswer]?,
+    restored: (answers: [RememberedAnswer], publishLimit: Int)?,
     limits: SessionLimits,
+    durability: Durability,
+    stateVersion: Int,
     persistence: any SessionPersistence,
     initialState: () throws -> State,
     dependencies: @escaping (inout DependencyValues) -> Void,
@@ -57,26 +95,34 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     self.baseVersion = version
     self.createdAt = createdAt
     self.persistence = persistence
+    self.reservationWindow = durability == .strict ? 0 : Self.fastReservationWindow
+    self.stateVersion = stateVersion
     let state = try withDependencies(dependencies) { try initialState() }
     let initial = StoreSnapshot(state: state, version: 0)
     let json = try initial.encodedState().trimmed()
     let changes = SessionChanges(initial: initial, size: json.count, maxSize: limits.maxStateBytes)
     self.changes = changes
-    self.events = EventFanout(
-      initial: PublishedState(version: version, json: json), historyLength: limits.eventHistoryLength)
+    let published = PublishedState(version: version, json: json)
+    self.events = EventFanout(initial: published, historyLength: limits.eventHistoryLength)
+    self.publishing = Mutex(
+      Publishing(
+        latest: published, publishLimit: restored?.publishLimit ?? version + reservationWindow,
+        durableVersion: restored == nil ? version - 1 : version))
     self.store = makeStore(state, dependencies, events) { changes.accept($0) }
     changes.adoptInitial(store.snapshot)
     self.activity = Mutex(
       Activity(
         lastActiveAt: Date(), lastActiveInstant: .now,
         rateLimit: TokenBucket(limits: limits, now: .now)))
-    publishing.withLock { $0.durableVersion = answers == nil ? version - 1 : version }
-    idempotency = Mutex(
-      IdempotencyLedger(
-        capacity: limits.idempotencyKeys, lifetime: limits.idempotencyKeyLifetime, answers: answers ?? []))
+    idempotency = Mutex(IdempotencyLedger(lifetime: limits.idempotencyKeyLifetime, restored: restored?.answers ?? []))
     let observation = store.observe { [weak self] snapshot in self?.stateDidChange(snapshot) }
     self.observation.withLock { $0 = observation }
   }
+
+  /// Versions a fast-mode save reserves past its own: far more than a session makes between
+  /// two saves (at most the persistence's batch delay apart), so publishing never waits for
+  /// a save in practice, and the jump after a crash stays small.
+  static var fastReservationWindow: Int { 10_000 }
 
   /// The current version.
   var version: Int { baseVersion + store.snapshot.version }
@@ -87,12 +133,16 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     return (snapshot.state, baseVersion + snapshot.version)
   }
 
-  /// The current state's JSON and version: the published one when it is current.
+  /// The newest state's JSON and version that clients may see: the store's current state
+  /// when its version is reserved (in strict mode, durable), else the latest published one.
   func currentJSON() throws -> (json: [UInt8], version: Int) {
     let latest = events.latest
     let current = store.snapshot
-    if latest.version == baseVersion + current.version { return (try latest.json(), latest.version) }
-    return (try current.encodedState(), baseVersion + current.version)
+    let version = baseVersion + current.version
+    guard version != latest.version, version <= publishing.withLock({ $0.publishLimit }) else {
+      return (try latest.json(), latest.version)
+    }
+    return (try current.encodedState(), version)
   }
 
   /// Why the store last refused a change (see ``SessionChanges``).
@@ -131,21 +181,25 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     }
   }
 
-  /// Saves the latest published version now, with the answers kept so far: a new session
-  /// outlives a restart before any change, and an answer given after its version was saved
-  /// is saved too. Returns when the persistence took it (with strict durability, on disk).
-  func saveCurrent() async throws {
-    let published = events.latest
-    try await persistence.save(save(of: published))
-    markDurable(published.version, error: nil)
+  /// Returns once `version` may be shown to clients: a durable save reserved it (with
+  /// strict durability, it is durable itself). Throws when the save that would have
+  /// reserved it failed.
+  func waitUntilPublishable(_ version: Int) async throws {
+    try await withCheckedThrowingContinuation { continuation in
+      let isPublishable = publishing.withLock { publishing in
+        if publishing.publishLimit >= version { return true }
+        publishing.publishWaiters.append((version, continuation))
+        return false
+      }
+      if isPublishable { continuation.resume() }
+    }
   }
 
-  private func save(of published: PublishedState) -> SessionSave {
-    let version = published.version
-    return SessionSave(
-      id: id, version: version, createdAt: createdAt, lastActiveAt: activity.withLock { $0.lastActiveAt },
-      encodeState: { try published.json() },
-      answers: { [self] in idempotency.withLock { $0.answers(through: version) } })
+  /// Queues a save of the latest version, with the answers given so far: a new session
+  /// outlives a restart before any change. ``waitUntilDurable(_:)`` tells when it is durable.
+  func saveLatest() {
+    let latest = publishing.withLock { $0.latest }
+    queueSave(of: latest)
   }
 
   // MARK: Idempotency keys
@@ -155,9 +209,31 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     idempotency.withLock { $0.admit(key, digest: digest, now: Date()) }
   }
 
-  /// Ends the request with `key`, remembering `answer` if it changed the session.
-  func finishIdempotent(_ key: String, answer: RememberedAnswer?) {
-    idempotency.withLock { $0.finish(key, answer: answer) }
+  /// Updates the ledger of `Idempotency-Key` requests (see ``IdempotencyLedger``). An
+  /// answer recorded there is saved with the next save, in the same write as the state it
+  /// reports.
+  func updateIdempotency(_ update: (inout IdempotencyLedger) -> Void) {
+    idempotency.withLock { update(&$0) }
+  }
+
+  /// Holds this session's saves back until ``releaseSaves()``: a request with an
+  /// `Idempotency-Key` holds them from before its first action until its answer is
+  /// recorded, so the answer is written in the same save as the state it reports, never a
+  /// state without its answer. Versions made meanwhile are still published as far as the
+  /// reservation allows.
+  func holdSaves() {
+    publishing.withLock { $0.saveHolds += 1 }
+  }
+
+  /// Ends a ``holdSaves()``; the last release saves the latest version if a save was held.
+  func releaseSaves() {
+    let deferred = publishing.withLock { publishing -> PublishedState? in
+      publishing.saveHolds -= 1
+      guard publishing.saveHolds == 0, publishing.isSaveDeferred, !publishing.isClosed else { return nil }
+      publishing.isSaveDeferred = false
+      return publishing.latest
+    }
+    if let deferred { queueSave(of: deferred) }
   }
 
   /// Waits until every change so far is published and saved.
@@ -165,16 +241,48 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     try await waitUntilDurable(version)
   }
 
-  /// Ends the session: cancels its effects and ends its event streams.
+  /// Ends the session: cancels its effects and ends its event streams. Nothing more is saved.
   func end() {
     observation.withLock { $0?.cancel() }
     store.tearDown()
+    close()
     events.close()
-    let waiters = publishing.withLock { publishing in
-      defer { publishing.durableWaiters = [] }
-      return publishing.durableWaiters
+  }
+
+  /// Ends the session after saving its final state durably, with nothing reserved past it:
+  /// every version clients saw is then durable, so the session goes on from exactly this
+  /// version when it is read back (after a clean shutdown, or in another process).
+  func finish() async throws {
+    observation.withLock { $0?.cancel() }
+    store.tearDown()
+    let current = store.snapshot
+    let version = baseVersion + current.version
+    let size = changes.size
+    let final = SessionSave(
+      id: id, version: version, stateVersion: stateVersion, reservedVersion: version, createdAt: createdAt,
+      lastActiveAt: activity.withLock { $0.lastActiveAt },
+      encodeState: { try current.encodedState(capacity: size + 64) },
+      newAnswers: { [self] in idempotency.withLock { $0.unsavedAnswers(through: version) } })
+    close()
+    defer { events.close() }
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+      persistence.save(final) { error in
+        if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+      }
     }
-    for waiter in waiters { waiter.continuation.resume(throwing: CancellationError()) }
+  }
+
+  /// Stops publishing and saving, and fails whoever waits for a version.
+  private func close() {
+    let waiters = publishing.withLock { publishing in
+      publishing.isClosed = true
+      defer {
+        publishing.durableWaiters = []
+        publishing.publishWaiters = []
+      }
+      return publishing.durableWaiters.map(\.continuation) + publishing.publishWaiters.map(\.continuation)
+    }
+    for waiter in waiters { waiter.resume(throwing: CancellationError()) }
   }
 
   // MARK: Publishing
@@ -201,9 +309,10 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     }
   }
 
-  /// Publishes and saves the pending versions until none is left. Versions that arrive
-  /// while this runs are published together: the latest state, with the patches of all of
-  /// them joined. Saves are queued, not awaited; the persistence tells when each is durable.
+  /// Makes versions of the pending changes until none is left, publishes those the
+  /// reservation covers, and saves the latest. Changes that arrive while this runs make one
+  /// version together: the latest state, with the patches of all of them joined. Saves are
+  /// queued, not awaited; each reports when it is durable (``didCommit(_:error:)``).
   private func flushPending() {
     while let batch = publishing.withLock({ publishing -> [SessionChanges<State>.Change]? in
       defer { publishing.pending = [] }
@@ -213,10 +322,85 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
       let latest = batch.last!
       let version = baseVersion + latest.snapshot.version
       let size = changes.size
-      let published = PublishedState(
+      let made = PublishedState(
         version: version, patch: joinedPatch(of: batch), encode: { try latest.snapshot.encodedState(capacity: size + 64) })
-      events.publish(published)
-      persistence.save(save(of: published)) { [self] error in markDurable(version, error: error) }
+      let saveNow = publishing.withLock { publishing -> Bool in
+        guard !publishing.isClosed else { return false }
+        publishing.latest = made
+        if publishing.unpublished.isEmpty && version <= publishing.publishLimit {
+          events.publish(made)
+        } else {
+          publishing.unpublished.append(made)
+          if let ready = publishing.takePublishable() { events.publish(ready) }
+        }
+        guard publishing.saveHolds == 0 else {
+          publishing.isSaveDeferred = true
+          return false
+        }
+        return true
+      }
+      if saveNow { queueSave(of: made) }
+    }
+  }
+
+  /// A save of `published`, reserving ``reservationWindow`` versions past it, with the
+  /// answers not saved yet.
+  private func save(of published: PublishedState) -> SessionSave {
+    let version = published.version
+    return SessionSave(
+      id: id, version: version, stateVersion: stateVersion, reservedVersion: version + reservationWindow,
+      createdAt: createdAt, lastActiveAt: activity.withLock { $0.lastActiveAt },
+      encodeState: { try published.json() },
+      newAnswers: { [self] in idempotency.withLock { $0.unsavedAnswers(through: version) } })
+  }
+
+  private func queueSave(of published: PublishedState) {
+    let save = save(of: published)
+    persistence.save(save) { [weak self] error in self?.didCommit(save, error: error) }
+  }
+
+  /// A save became durable, or failed: publishes what its reservation covers and resumes
+  /// the waiters it satisfies. A failed save fails the waiters of its versions and is made
+  /// again shortly (with the latest state), so the session's versions reach clients once
+  /// storage recovers.
+  private func didCommit(_ save: SessionSave, error: (any Error)?) {
+    if error == nil { idempotency.withLock { $0.didSave(through: save.version) } }
+    typealias Waiter = (continuation: CheckedContinuation<Void, any Error>, error: (any Error)?)
+    let (ready, retry) = publishing.withLock { publishing -> ([Waiter], Bool) in
+      var ready: [Waiter] = []
+      if let error {
+        ready += publishing.durableWaiters.filter { $0.version <= save.version }.map { ($0.continuation, error) }
+        publishing.durableWaiters.removeAll { $0.version <= save.version }
+        ready += publishing.publishWaiters.filter { $0.version <= save.reservedVersion }.map { ($0.continuation, error) }
+        publishing.publishWaiters.removeAll { $0.version <= save.reservedVersion }
+        guard !publishing.isClosed, !publishing.isRetryScheduled else { return (ready, false) }
+        publishing.isRetryScheduled = true
+        return (ready, true)
+      }
+      publishing.durableVersion = max(publishing.durableVersion, save.version)
+      publishing.publishLimit = max(publishing.publishLimit, save.reservedVersion)
+      if !publishing.isClosed, let released = publishing.takePublishable() { events.publish(released) }
+      let durable = publishing.durableVersion
+      let limit = publishing.publishLimit
+      ready += publishing.durableWaiters.filter { $0.version <= durable }.map { ($0.continuation, nil) }
+      publishing.durableWaiters.removeAll { $0.version <= durable }
+      ready += publishing.publishWaiters.filter { $0.version <= limit }.map { ($0.continuation, nil) }
+      publishing.publishWaiters.removeAll { $0.version <= limit }
+      return (ready, false)
+    }
+    for (continuation, error) in ready {
+      if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+    }
+    if retry {
+      Task { [weak self] in
+        try? await Task.sleep(for: .milliseconds(100))
+        guard let self else { return }
+        let latest = publishing.withLock { publishing in
+          publishing.isRetryScheduled = false
+          return publishing.latest
+        }
+        queueSave(of: latest)
+      }
     }
   }
 
@@ -229,18 +413,5 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
       joined = joined.map { $0.followed(by: step) } ?? step
     }
     return joined
-  }
-
-  /// Resumes the waiters for `version` and older: they succeed when it was saved, and get
-  /// `error` when its save failed.
-  private func markDurable(_ version: Int, error: (any Error)?) {
-    let ready = publishing.withLock { publishing in
-      if error == nil { publishing.durableVersion = max(publishing.durableVersion, version) }
-      defer { publishing.durableWaiters.removeAll { $0.version <= version } }
-      return publishing.durableWaiters.filter { $0.version <= version }.map(\.continuation)
-    }
-    for continuation in ready {
-      if let error { continuation.resume(throwing: error) } else { continuation.resume() }
-    }
   }
 }

@@ -19,10 +19,27 @@ public enum JSONValue: Hashable, Sendable {
   case array([JSONValue])
   case object([String: JSONValue])
 
-  /// The member named `key` when this is an object, else `nil`.
+  /// The member named `key` when this is an object, else `nil`. Setting it on an object
+  /// adds, replaces or (with `nil`) removes the member; on anything else it does nothing.
   public subscript(key: String) -> JSONValue? {
-    guard case .object(let members) = self else { return nil }
-    return members[key]
+    get {
+      guard case .object(let members) = self else { return nil }
+      return members[key]
+    }
+    set {
+      guard case .object(var members) = self else { return }
+      self = .null
+      members[key] = newValue
+      self = .object(members)
+    }
+  }
+
+  /// Renames the member `name` of this object to `newName`, replacing a member of that
+  /// name; does nothing when there is no member `name` or this is not an object.
+  public mutating func renameMember(_ name: String, to newName: String) {
+    guard let value = self[name] else { return }
+    self[name] = nil
+    self[newName] = value
   }
 
   /// The element at `index` when this is an array and the index is in range, else `nil`.

@@ -15,7 +15,7 @@ struct PostgresSessionPersistenceTests {
     try await a.save(snapshot(id, version: 0))
     try await a.save(snapshot(id, version: 1))
     // `a` never registered a heartbeat, so its lease counts as run out.
-    guard case .acquired(let taken) = try await SessionLeases(persistence: b).acquire(id) else {
+    guard case .acquired(let taken) = try await SessionLeases(persistence: b).acquire(id, stateVersion: 0, reservationWindow: 0) else {
       Issue.record("b should take the session over")
       try await a.close()
       try await b.close()

@@ -48,7 +48,7 @@ private struct Visits {
     let visits = created.store.snapshot.state.visits
 
     let second = try host(persistence)
-    #expect(try await second.restoreSessions() == 1)
+    #expect(try await second.restoreSessions().restored == 1)
     let restored = try #require(second.session(created.id))
     #expect(restored.store.snapshot.state.note == "resumed")
     // Another holder of the key changes it: the restored session's state follows. (Hosts

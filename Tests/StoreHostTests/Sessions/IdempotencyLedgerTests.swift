@@ -11,41 +11,75 @@ import Testing
   }
 
   @Test func aKeyProceedsOnceThenReplaysItsAnswer() {
-    var ledger = IdempotencyLedger(capacity: 8, lifetime: .seconds(60))
+    var ledger = IdempotencyLedger(lifetime: .seconds(60))
     #expect(ledger.admit("k", digest: "d", now: now) == .proceed)
     #expect(ledger.admit("k", digest: "d", now: now) == .inUse)
     #expect(ledger.admit("k", digest: "other", now: now) == .reused)
     let given = answer("k", at: now)
-    ledger.finish("k", answer: given)
+    ledger.record("k", answer: given)
+    #expect(ledger.admit("k", digest: "d", now: now) == .inUse)
+    ledger.finish("k")
     #expect(ledger.admit("k", digest: "d", now: now) == .replay(given))
     #expect(ledger.admit("k", digest: "other", now: now) == .reused)
   }
 
   @Test func aRequestThatAppliedNothingLeavesNoTrace() {
-    var ledger = IdempotencyLedger(capacity: 8, lifetime: .seconds(60))
+    var ledger = IdempotencyLedger(lifetime: .seconds(60))
     #expect(ledger.admit("k", digest: "d", now: now) == .proceed)
-    ledger.finish("k", answer: nil)
+    ledger.abandon("k")
     #expect(ledger.admit("k", digest: "other", now: now) == .proceed)
+    #expect(ledger.unsavedAnswers(through: .max).isEmpty)
   }
 
-  @Test func answersAreForgottenOldestFirstAndAfterTheirLifetime() {
-    var ledger = IdempotencyLedger(capacity: 2, lifetime: .seconds(60))
-    for key in ["a", "b", "c"] {
-      _ = ledger.admit(key, digest: "d", now: now)
-      ledger.finish(key, answer: answer(key, at: now))
+  @Test func answersAreKeptForTheirLifetimeHoweverManyThereAre() {
+    var ledger = IdempotencyLedger(lifetime: .seconds(60))
+    for index in 0..<1000 {
+      let key = "k\(index)"
+      let at = now.addingTimeInterval(Double(index) / 100)
+      #expect(ledger.admit(key, digest: "d", now: at) == .proceed)
+      ledger.record(key, answer: answer(key, at: at))
+      ledger.finish(key)
     }
-    #expect(ledger.answers.map(\.key) == ["b", "c"])
-    #expect(ledger.admit("a", digest: "d", now: now) == .proceed)
-    let later = now.addingTimeInterval(61)
-    #expect(ledger.admit("c", digest: "d", now: later) == .proceed)
-    #expect(ledger.answers.isEmpty)
+    // The first of a thousand is still replayed within its lifetime...
+    #expect(ledger.admit("k0", digest: "d", now: now.addingTimeInterval(59)) == .replay(answer("k0", at: now)))
+    // ...and forgotten after it, while later ones stay.
+    #expect(ledger.admit("k0", digest: "d", now: now.addingTimeInterval(60.505)) == .proceed)
+    #expect(ledger.count == 1000 - 51)
+    #expect(ledger.admit("k999", digest: "d", now: now.addingTimeInterval(61)) != .proceed)
   }
 
-  @Test func aSaveCarriesOnlyAnswersItsStateBacksUp() {
-    var ledger = IdempotencyLedger(
-      capacity: 8, lifetime: .seconds(60), answers: [answer("a", version: 3, at: now), answer("b", version: 5, at: now)])
-    #expect(ledger.answers(through: 4).map(\.key) == ["a"])
-    #expect(ledger.answers(through: 5).map(\.key) == ["a", "b"])
-    #expect(ledger.admit("b", digest: "d", now: now) == .replay(answer("b", version: 5, at: now)))
+  @Test func aSaveCarriesTheAnswersNotYetSavedThatItsStateBacksUp() {
+    var ledger = IdempotencyLedger(lifetime: .seconds(60))
+    for (key, version) in [("a", 3), ("b", 5)] {
+      _ = ledger.admit(key, digest: "d", now: now)
+      ledger.record(key, answer: answer(key, version: version, at: now))
+      ledger.finish(key)
+    }
+    #expect(ledger.unsavedAnswers(through: 4).map(\.key) == ["a"])
+    #expect(ledger.unsavedAnswers(through: 5).map(\.key) == ["a", "b"])
+    ledger.didSave(through: 4)
+    #expect(ledger.unsavedAnswers(through: 5).map(\.key) == ["b"])
+    // Saved answers are still replayed.
+    #expect(ledger.admit("a", digest: "d", now: now) == .replay(answer("a", version: 3, at: now)))
+  }
+
+  @Test func aLaterAnswerToTheSameKeyReplacesTheRecordedOne() {
+    var ledger = IdempotencyLedger(lifetime: .seconds(60))
+    _ = ledger.admit("k", digest: "d", now: now)
+    ledger.record("k", answer: answer("k", version: 2, at: now))
+    ledger.record("k", answer: answer("k", version: 7, at: now))
+    ledger.finish("k")
+    #expect(ledger.unsavedAnswers(through: .max) == [answer("k", version: 7, at: now)])
+    #expect(ledger.admit("k", digest: "d", now: now) == .replay(answer("k", version: 7, at: now)))
+  }
+
+  @Test func restoredAnswersReplayAndAreNotSavedAgainUnlessExpired() {
+    let old = answer("old", at: now.addingTimeInterval(-120))
+    let recent = answer("recent", version: 5, at: now.addingTimeInterval(-30))
+    var ledger = IdempotencyLedger(lifetime: .seconds(60), restored: [recent, old], now: now)
+    #expect(ledger.count == 1)
+    #expect(ledger.unsavedAnswers(through: .max).isEmpty)
+    #expect(ledger.admit("recent", digest: "d", now: now) == .replay(recent))
+    #expect(ledger.admit("old", digest: "d", now: now) == .proceed)
   }
 }

@@ -10,12 +10,16 @@
 ///   actions to, and its last heartbeat (the database's clock), which is its lease.
 /// - `storehost_shared` (since version 2): values shared by every process, by key, each with
 ///   a version that grows with every change.
-/// - Since version 3: `storehost_sessions.answers`, the remembered answers of
-///   `Idempotency-Key` requests (JSON), and `storehost_processes.holds_lock`, set by a process
-///   that holds its liveness lock (see ``ProcessLiveness``).
+/// - Since version 3: `storehost_processes.holds_lock`, set by a process that holds its
+///   liveness lock (see ``ProcessLiveness``).
+/// - Since version 4: `storehost_sessions.state_version` and `reserved_version` (see
+///   ``SessionSnapshot``), and `storehost_answers`, the remembered answers of
+///   `Idempotency-Key` requests, one row per session and key, written in the same statement
+///   as the state they report. (Version 3 kept them as JSON in `storehost_sessions.answers`,
+///   which version 4 copies over and no longer writes.)
 enum PostgresSchema {
   /// The newest schema this StoreHost knows.
-  static let currentVersion = 3
+  static let currentVersion = 4
 
   /// The first key of every process's liveness lock; the second is `hashtext` of its id.
   static let livenessLockSpace = 7352002
@@ -54,6 +58,29 @@ enum PostgresSchema {
     """
     ALTER TABLE storehost_sessions ADD COLUMN answers text;
     ALTER TABLE storehost_processes ADD COLUMN holds_lock boolean NOT NULL DEFAULT false;
+    """,
+    """
+    ALTER TABLE storehost_sessions ADD COLUMN state_version integer NOT NULL DEFAULT 0;
+    ALTER TABLE storehost_sessions ADD COLUMN reserved_version bigint NOT NULL DEFAULT 0;
+    UPDATE storehost_sessions SET reserved_version = version;
+    CREATE TABLE storehost_answers (
+      session_id text NOT NULL,
+      key text NOT NULL,
+      body_digest text NOT NULL,
+      status integer NOT NULL,
+      body text NOT NULL,
+      version bigint NOT NULL,
+      answered_at double precision NOT NULL,
+      PRIMARY KEY (session_id, key)
+    );
+    CREATE INDEX storehost_answers_answered_at ON storehost_answers (answered_at);
+    INSERT INTO storehost_answers
+    SELECT s.id, a.key, a."bodyDigest", a.status, a.body, a.version, a."answeredAt" + 978307200
+    FROM storehost_sessions s, json_to_recordset(s.answers::json)
+      AS a(key text, "bodyDigest" text, status integer, body text, version bigint, "answeredAt" double precision)
+    WHERE s.answers IS NOT NULL
+    ON CONFLICT DO NOTHING;
+    UPDATE storehost_sessions SET answers = NULL;
     """,
   ]
 

@@ -4,10 +4,12 @@ import CSQLite
 final class SQLiteConnection {
   let handle: OpaquePointer
 
-  /// Opens or creates the database file at `path`.
-  init(path: String) throws(SQLiteError) {
+  /// Opens or creates the database file at `path`; with `readOnly`, opens an existing file
+  /// without ever writing to it.
+  init(path: String, readOnly: Bool = false) throws(SQLiteError) {
     var handle: OpaquePointer?
-    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+    let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+    let flags = access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
     let code = sqlite3_open_v2(path, &handle, flags, nil)
     guard code == SQLITE_OK, let handle else {
       let error = SQLiteError(code: code, connection: handle)

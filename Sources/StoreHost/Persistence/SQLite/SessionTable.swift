@@ -1,60 +1,75 @@
 import CSQLite
 import Foundation
 
-/// The `sessions` table in one SQLite file, with its statements prepared once.
-/// Owned by the persistence's writer thread.
+/// The `sessions` and `answers` tables in one SQLite file, with their statements prepared
+/// once. Owned by the persistence's writer thread.
+///
+/// - `sessions`: one row per session: its latest saved `version` and `state` (compact JSON),
+///   the `state_version` of the build that wrote it, the `reserved_version` it may have
+///   published up to (see ``SessionSnapshot/reservedVersion``), and times in milliseconds.
+/// - `answers`: the remembered answers of `Idempotency-Key` requests, one row per session and
+///   key, written in the same transaction as the state they report.
 final class SessionTable {
-  /// The schema this code writes, kept in `PRAGMA user_version`.
-  static let schemaVersion = 2
+  /// The schema this code writes, kept in `PRAGMA user_version`: 1 had no answers, 2 kept
+  /// them as JSON in a column of `sessions`, 3 in a table of their own, with state and
+  /// reserved versions.
+  static let schemaVersion = 3
 
   private let connection: SQLiteConnection
   private let upsert: SQLiteStatement
+  private let insertAnswer: SQLiteStatement
+  private let reserve: SQLiteStatement
   private let remove: SQLiteStatement
+  private let removeAnswers: SQLiteStatement
+  private let expireAnswers: SQLiteStatement
   private let selectAll: SQLiteStatement
+  private let selectAnswers: SQLiteStatement
   private let begin: SQLiteStatement
   private let commit: SQLiteStatement
 
-  /// Opens `path` in WAL mode with the fsync policy of `durability`, creating the table.
+  /// Opens `path` in WAL mode with the fsync policy of `durability`, creating or migrating
+  /// the tables.
   init(path: String, durability: Durability, busyTimeout: Duration) throws {
     connection = try SQLiteConnection(path: path)
     try connection.check(sqlite3_busy_timeout(connection.handle, Int32(busyTimeout / .milliseconds(1))))
     try connection.execute("PRAGMA journal_mode=WAL")
     try connection.execute(durability == .strict ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
-    let version = try Self.userVersion(connection)
-    guard version <= Self.schemaVersion else { throw SessionPersistenceError.unsupportedSchema(version: version) }
-    try connection.execute(
-      """
-      CREATE TABLE IF NOT EXISTS sessions (
-        id TEXT PRIMARY KEY NOT NULL,
-        version INTEGER NOT NULL,
-        state BLOB NOT NULL,
-        created_at_ms INTEGER NOT NULL,
-        last_active_at_ms INTEGER NOT NULL,
-        answers BLOB
-      );
-      """)
-    // Version 1 had no remembered answers.
-    if version == 1 { try connection.execute("ALTER TABLE sessions ADD COLUMN answers BLOB") }
-    try connection.execute("PRAGMA user_version=\(Self.schemaVersion)")
-    // A stale write never replaces a newer version; created_at keeps its first value.
+    try Self.migrate(connection)
+    // A stale write never replaces a newer version, nor a state a newer build wrote;
+    // created_at keeps its first value.
     upsert = try connection.prepare(
       """
-      INSERT INTO sessions (id, version, state, created_at_ms, last_active_at_ms, answers)
-      VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+      INSERT INTO sessions (id, version, state, created_at_ms, last_active_at_ms, state_version, reserved_version)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
       ON CONFLICT (id) DO UPDATE SET
         version = excluded.version, state = excluded.state, last_active_at_ms = excluded.last_active_at_ms,
-        answers = excluded.answers
-      WHERE excluded.version >= sessions.version
+        state_version = excluded.state_version, reserved_version = excluded.reserved_version
+      WHERE excluded.version >= sessions.version AND excluded.state_version >= sessions.state_version
       """)
+    insertAnswer = try connection.prepare(
+      """
+      INSERT OR REPLACE INTO answers (session_id, key, body_digest, status, body, version, answered_at_ms)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+      """)
+    reserve = try connection.prepare(
+      "UPDATE sessions SET version = ?2, reserved_version = ?3 WHERE id = ?1 AND version <= ?2")
     remove = try connection.prepare("DELETE FROM sessions WHERE id = ?1")
+    removeAnswers = try connection.prepare("DELETE FROM answers WHERE session_id = ?1")
+    expireAnswers = try connection.prepare("DELETE FROM answers WHERE answered_at_ms < ?1")
     selectAll = try connection.prepare(
-      "SELECT id, version, state, created_at_ms, last_active_at_ms, answers FROM sessions ORDER BY id")
+      """
+      SELECT id, version, state, created_at_ms, last_active_at_ms, state_version, reserved_version
+      FROM sessions ORDER BY id
+      """)
+    selectAnswers = try connection.prepare(
+      "SELECT session_id, key, body_digest, status, body, version, answered_at_ms FROM answers ORDER BY answered_at_ms")
     begin = try connection.prepare("BEGIN IMMEDIATE")
     commit = try connection.prepare("COMMIT")
   }
 
-  /// Writes every change in one transaction: all of them, or none when this throws.
-  func write(_ changes: [SessionID: SessionWrite]) throws {
+  /// Writes every change, and forgets the answers given before `answersBefore`, in one
+  /// transaction: all of it, or none when this throws.
+  func write(_ changes: [SessionID: SessionWrite], forgettingAnswersBefore answersBefore: Date? = nil) throws {
     try begin.bind()
     try begin.step()
     do {
@@ -64,12 +79,23 @@ final class SessionTable {
           try upsert.bind(
             .text(id.rawValue), .integer(Int64(snapshot.version)), .blob(snapshot.state),
             .integer(Self.milliseconds(snapshot.createdAt)), .integer(Self.milliseconds(snapshot.lastActiveAt)),
-            snapshot.answers.storedJSON.map { .blob($0) } ?? .null)
+            .integer(Int64(snapshot.stateVersion)), .integer(Int64(snapshot.reservedVersion)))
           try upsert.step()
+          for answer in snapshot.answers { try insert(answer, of: id) }
+        case .reserve(let reservation):
+          try reserve.bind(
+            .text(id.rawValue), .integer(Int64(reservation.version)), .integer(Int64(reservation.reservedVersion)))
+          try reserve.step()
         case .delete:
           try remove.bind(.text(id.rawValue))
           try remove.step()
+          try removeAnswers.bind(.text(id.rawValue))
+          try removeAnswers.step()
         }
+      }
+      if let answersBefore {
+        try expireAnswers.bind(.integer(Self.milliseconds(answersBefore)))
+        try expireAnswers.step()
       }
       try commit.bind()
       try commit.step()
@@ -79,8 +105,25 @@ final class SessionTable {
     }
   }
 
-  /// Every stored session, ordered by id.
+  private func insert(_ answer: RememberedAnswer, of id: SessionID) throws {
+    try insertAnswer.bind(
+      .text(id.rawValue), .text(answer.key), .text(answer.bodyDigest), .integer(Int64(answer.status)),
+      .text(answer.body), .integer(Int64(answer.version)), .integer(Self.milliseconds(answer.answeredAt)))
+    try insertAnswer.step()
+  }
+
+  /// Every stored session with its answers, ordered by id.
   func loadAll() throws -> [SessionSnapshot] {
+    var answers: [SessionID: [RememberedAnswer]] = [:]
+    try selectAnswers.bind()
+    while try selectAnswers.step() {
+      guard let id = SessionID(selectAnswers.text(at: 0)) else { continue }
+      answers[id, default: []].append(
+        RememberedAnswer(
+          key: selectAnswers.text(at: 1), bodyDigest: selectAnswers.text(at: 2),
+          status: Int(selectAnswers.integer(at: 3)), body: selectAnswers.text(at: 4),
+          version: Int(selectAnswers.integer(at: 5)), answeredAt: Self.date(selectAnswers.integer(at: 6))))
+    }
     try selectAll.bind()
     var snapshots: [SessionSnapshot] = []
     while try selectAll.step() {
@@ -89,10 +132,113 @@ final class SessionTable {
       snapshots.append(
         SessionSnapshot(
           id: id, version: Int(selectAll.integer(at: 1)), state: selectAll.blob(at: 2),
+          stateVersion: Int(selectAll.integer(at: 5)), reservedVersion: Int(selectAll.integer(at: 6)),
           createdAt: Self.date(selectAll.integer(at: 3)), lastActiveAt: Self.date(selectAll.integer(at: 4)),
-          answers: [RememberedAnswer](storedJSON: selectAll.blob(at: 5))))
+          answers: answers[id] ?? []))
     }
     return snapshots
+  }
+
+  /// Every session stored in the file at `path`, read without writing to the file or
+  /// migrating it, so it can be read while a process of another StoreHost version serves
+  /// it. Answers are left out.
+  static func readSessions(path: String) throws -> [SessionSnapshot] {
+    let connection = try SQLiteConnection(path: path, readOnly: true)
+    try connection.check(sqlite3_busy_timeout(connection.handle, 5000))
+    let version = try userVersion(connection)
+    guard version <= schemaVersion else { throw SessionPersistenceError.unsupportedSchema(version: version) }
+    let stateVersion = version >= 3 ? "state_version" : "0"
+    let select = try connection.prepare(
+      "SELECT id, version, state, created_at_ms, last_active_at_ms, \(stateVersion) FROM sessions ORDER BY id")
+    try select.bind()
+    var snapshots: [SessionSnapshot] = []
+    while try select.step() {
+      let rawID = select.text(at: 0)
+      guard let id = SessionID(rawID) else { throw SessionPersistenceError.invalidRecord("id \"\(rawID)\"") }
+      snapshots.append(
+        SessionSnapshot(
+          id: id, version: Int(select.integer(at: 1)), state: select.blob(at: 2), stateVersion: Int(select.integer(at: 5)),
+          createdAt: date(select.integer(at: 3)), lastActiveAt: date(select.integer(at: 4))))
+    }
+    return snapshots
+  }
+
+  // MARK: Schema
+
+  /// Creates the tables in a new file, or brings an older file's up to ``schemaVersion``, in
+  /// one transaction.
+  private static func migrate(_ connection: SQLiteConnection) throws {
+    let version = try userVersion(connection)
+    guard version <= schemaVersion else { throw SessionPersistenceError.unsupportedSchema(version: version) }
+    guard version < schemaVersion else { return }
+    try connection.execute("BEGIN IMMEDIATE")
+    do {
+      if version == 0 {
+        try connection.execute(
+          """
+          CREATE TABLE sessions (
+            id TEXT PRIMARY KEY NOT NULL,
+            version INTEGER NOT NULL,
+            state BLOB NOT NULL,
+            created_at_ms INTEGER NOT NULL,
+            last_active_at_ms INTEGER NOT NULL,
+            state_version INTEGER NOT NULL DEFAULT 0,
+            reserved_version INTEGER NOT NULL DEFAULT 0
+          );
+          """)
+      } else {
+        try connection.execute(
+          """
+          ALTER TABLE sessions ADD COLUMN state_version INTEGER NOT NULL DEFAULT 0;
+          ALTER TABLE sessions ADD COLUMN reserved_version INTEGER NOT NULL DEFAULT 0;
+          UPDATE sessions SET reserved_version = version;
+          """)
+      }
+      try connection.execute(
+        """
+        CREATE TABLE answers (
+          session_id TEXT NOT NULL,
+          key TEXT NOT NULL,
+          body_digest TEXT NOT NULL,
+          status INTEGER NOT NULL,
+          body TEXT NOT NULL,
+          version INTEGER NOT NULL,
+          answered_at_ms INTEGER NOT NULL,
+          PRIMARY KEY (session_id, key)
+        ) WITHOUT ROWID;
+        CREATE INDEX answers_answered_at ON answers (answered_at_ms);
+        """)
+      if version == 2 {
+        try moveAnswersToTheirTable(connection)
+        try connection.execute("ALTER TABLE sessions DROP COLUMN answers")
+      }
+      try connection.execute("PRAGMA user_version=\(schemaVersion)")
+      try connection.execute("COMMIT")
+    } catch {
+      try? connection.execute("ROLLBACK")
+      throw error
+    }
+  }
+
+  /// Copies the answers schema 2 kept as a JSON array in `sessions.answers` to their table.
+  private static func moveAnswersToTheirTable(_ connection: SQLiteConnection) throws {
+    let select = try connection.prepare("SELECT id, answers FROM sessions WHERE answers IS NOT NULL")
+    let insert = try connection.prepare(
+      """
+      INSERT OR REPLACE INTO answers (session_id, key, body_digest, status, body, version, answered_at_ms)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+      """)
+    try select.bind()
+    while try select.step() {
+      let id = select.text(at: 0)
+      let answers = (try? JSONDecoder().decode([RememberedAnswer].self, from: select.blob(at: 1))) ?? []
+      for answer in answers {
+        try insert.bind(
+          .text(id), .text(answer.key), .text(answer.bodyDigest), .integer(Int64(answer.status)), .text(answer.body),
+          .integer(Int64(answer.version)), .integer(milliseconds(answer.answeredAt)))
+        try insert.step()
+      }
+    }
   }
 
   private static func userVersion(_ connection: SQLiteConnection) throws -> Int {

@@ -1,0 +1,31 @@
+import Composable
+
+/// What ``SessionHost/restoreSessions()`` (or ``SessionHost/check(_:)``) found in storage.
+public struct SessionRestoreReport: Sendable {
+  /// Sessions read and served (or, for a check, readable).
+  public var restored: Int
+  /// Sessions this build cannot read, kept in storage unchanged.
+  public var unreadable: [UnreadableSession]
+}
+
+/// A saved session this build cannot read: its JSON does not decode into the state, or a
+/// newer build saved it under a later state version. It is kept in storage, unchanged,
+/// for a build that can read it.
+public struct UnreadableSession: Hashable, Sendable {
+  public var id: SessionID
+  /// The state version it was saved under.
+  public var stateVersion: Int
+  /// Why, with the place in the state: `counter.step: missing key 'step'`, say.
+  public var reason: String
+
+  init(_ snapshot: SessionSnapshot, error: any Error) {
+    id = snapshot.id
+    stateVersion = snapshot.stateVersion
+    reason =
+      switch error {
+      case let error as SavedStateError: error.description
+      case is DecodingError: ActionDecodingError(error).message
+      default: String(describing: error)
+      }
+  }
+}
