@@ -165,7 +165,7 @@ export type State = {
     count: number;
   };
   numberFact: {
-    count: number;
+    number: number;
     fact?: string;
     isLoading: boolean;
   };

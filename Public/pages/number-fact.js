@@ -1,4 +1,4 @@
-// Number fact: a count, and a button whose effect answers with a fact about it.
+// Number fact: a number, and a button whose effect answers with a fact about it.
 import { setText } from "./render.js";
 
 /**
@@ -22,8 +22,8 @@ export function setupNumberFact(section, { send }) {
     send({ numberFact: "factButtonTapped" }).catch(() => {});
   });
   return (state) => {
-    const feature = state.numberFact ?? { count: 0, isLoading: false };
-    setText(count, feature.count, { bump: true });
+    const feature = state.numberFact ?? { number: 0, isLoading: false };
+    setText(count, feature.number, { bump: true });
     const loading = Boolean(feature.isLoading);
     button.setAttribute("aria-busy", String(loading));
     button.setAttribute("aria-disabled", String(loading));

@@ -49,3 +49,13 @@ public struct AppFeature {
     }
   }
 }
+
+extension AppFeature.State: MigratableState {
+  /// 1: `numberFact.count` became `numberFact.number`. (Fields added with a default value
+  /// need no version: decoding keeps the default.)
+  public static var stateVersion: Int { 1 }
+
+  public static func migrate(_ json: inout JSONValue, from version: Int) throws {
+    if version == 0 { json["numberFact"]?.renameMember("count", to: "number") }
+  }
+}

@@ -1,11 +1,11 @@
 import ComposableArchitecture
 
-/// A counter whose button asks an injected client for a fact about the number.
+/// A number and a button that asks an injected client for a fact about it.
 @Reducer
 public struct NumberFact {
   @ObservableState
   public struct State: Equatable, Codable, Sendable {
-    public var count = 0
+    public var number = 0
     public var fact: String?
     public var isLoading = false
 
@@ -27,17 +27,17 @@ public struct NumberFact {
     Reduce { state, action in
       switch action {
       case .decrementButtonTapped:
-        state.count -= 1
+        state.number -= 1
         state.fact = nil
         return .none
       case .incrementButtonTapped:
-        state.count += 1
+        state.number += 1
         state.fact = nil
         return .none
       case .factButtonTapped:
         state.isLoading = true
-        return .run { [count = state.count, numberFact] send in
-          await send(.factResponse(try await numberFact.fetch(count)))
+        return .run { [number = state.number, numberFact] send in
+          await send(.factResponse(try await numberFact.fetch(number)))
         } catch: { _, send in
           await send(.factResponse("No fact is known about that number."))
         }

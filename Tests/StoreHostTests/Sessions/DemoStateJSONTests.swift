@@ -81,3 +81,13 @@ import StoreHostDemo
     }
   }
 }
+
+@Suite struct DemoStateMigrationTests {
+  @Test func aStateSavedBeforeTheNumberWasRenamedKeepsItsNumber() throws {
+    var saved = try JSONValue(parsing: JSONEncoding.encode(AppFeature.State()))
+    saved["numberFact"] = ["count": 42, "isLoading": false]
+    let state = try SavedState.decode(AppFeature.State.self, from: saved, savedAt: 0)
+    #expect(state.numberFact.number == 42)
+    #expect(SavedState.version(of: AppFeature.State.self) == 1)
+  }
+}
