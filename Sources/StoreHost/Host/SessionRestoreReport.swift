@@ -1,4 +1,5 @@
 import Composable
+import StoreHostJSON
 
 /// What ``SessionHost/restoreSessions()`` (or ``SessionHost/check(_:)``) found in storage.
 public struct SessionRestoreReport: Sendable {
@@ -24,6 +25,7 @@ public struct UnreadableSession: Hashable, Sendable {
     reason =
       switch error {
       case let error as SavedStateError: error.description
+      case let error as JSONParseError: "the saved state is not valid JSON: \(error)"
       case is DecodingError: ActionDecodingError(error).message
       default: String(describing: error)
       }
