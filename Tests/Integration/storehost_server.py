@@ -16,7 +16,8 @@ BINARY = ROOT / ".build" / "debug" / "storehost"
 class StorehostServer:
     """One `storehost` process on loopback, with its own data directory."""
 
-    def __init__(self, *flags, data=None, port=0):
+    def __init__(self, *flags, data=None, port=0, binary=BINARY):
+        self.binary = binary
         self.flags = list(flags)
         self.data = data or tempfile.mkdtemp(prefix="storehost-test-")
         self.port = port
@@ -24,7 +25,7 @@ class StorehostServer:
 
     def start(self):
         self.process = subprocess.Popen(
-            [str(BINARY), "--port", str(self.port), "--data", self.data,
+            [str(self.binary), "--port", str(self.port), "--data", self.data,
              "--public", str(ROOT / "Public"), *self.flags],
             stdout=subprocess.PIPE, text=True)
         line = self.process.stdout.readline().strip()
