@@ -66,6 +66,54 @@ struct PostgresSessionPersistenceTests {
     try await a.close()
   }
 
+  @Test func aTakeoverGoesOnPastTheVersionsTheLastOwnerReserved() async throws {
+    let (a, b) = (try await open("a"), try await open("b"))
+    let id = SessionID.random()
+    try await a.save(snapshot(id, version: 0))
+    var reserving = snapshot(id, version: 4)
+    reserving.reservedVersion = 104
+    let answer = RememberedAnswer(
+      key: "k", bodyDigest: "d", status: 202, body: #"{"version":4}"#, version: 4,
+      answeredAt: Date(timeIntervalSince1970: 1_700_000_000))
+    reserving.answers = [answer]
+    try await a.save(reserving)
+    guard
+      case .acquired(let taken) = try await SessionLeases(persistence: b).acquire(
+        id, stateVersion: 0, reservationWindow: 50)
+    else {
+      Issue.record("b should take the session over")
+      return
+    }
+    // Versions 5...104 may have been shown by `a` and lost: `b` goes on from 105, with 50
+    // more reserved, and the answer saved with version 4 comes along.
+    #expect(taken.version == 105 && taken.reservedVersion == 155)
+    #expect(taken.state == reserving.state)
+    #expect(taken.answers == [answer])
+    #expect(try await stored(id, in: b)?.version == 105)
+    try await a.close()
+    try await b.close()
+  }
+
+  @Test func aSessionANewerBuildSavedIsNeitherTakenOverNorOverwritten() async throws {
+    let (a, b) = (try await open("a"), try await open("b"))
+    let id = SessionID.random()
+    try await a.save(snapshot(id, version: 0))
+    var newer = snapshot(id, version: 1)
+    newer.stateVersion = 3
+    try await a.save(newer)
+    // An older build's save of the same session changes nothing.
+    try? await a.save(snapshot(id, version: 2))
+    let acquisition = try await SessionLeases(persistence: b).acquire(id, stateVersion: 2, reservationWindow: 0)
+    guard case .savedByNewerBuild = acquisition else {
+      Issue.record("b cannot read it, so must not take it: \(acquisition)")
+      return
+    }
+    #expect(try await stored(id, in: b)?.stateVersion == 3)
+    #expect(try await stored(id, in: b)?.version == 1)
+    try await a.close()
+    try await b.close()
+  }
+
   private func open(_ name: String) async throws -> PostgresSessionPersistence {
     try await PostgresSessionPersistence.open(
       url: url, processID: "test-\(name)-\(UUID().uuidString)", durability: .strict)
