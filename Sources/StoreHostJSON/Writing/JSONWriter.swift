@@ -59,8 +59,8 @@ public struct JSONWriter {
     needsComma = true
   }
 
-  /// Writes an object member's name given already escaped for the inside of a JSON string
-  /// (a Swift identifier needs no escape): `"name":`. The member's value comes next.
+  /// Writes an object member's name, which must need no escaping (no quote, backslash or
+  /// control character, as in a Swift identifier): `"name":`. The member's value comes next.
   @inlinable public mutating func key(_ name: StaticString) {
     if needsComma { buffer.append(UInt8(ascii: ",")) }
     buffer.append(UInt8(ascii: "\""))
