@@ -14,7 +14,7 @@
 /// value's type for one value, a tuple for several) and `allCasePaths`, so `\.counter` is a
 /// ``CaseKeyPath``; `encode(to:)` and `init(from:)` unless the enum writes its own;
 /// `jsonSchema(in:)` (see ``JSONSchemaDescribable``) from the cases and their payload types,
-/// unless it writes its own `init(from:)`; and, for a `case binding(BindingAction<State>)`,
+/// unless it writes both its own `encode(to:)` and `init(from:)`; and, for a `case binding(BindingAction<State>)`,
 /// a fast `binding` accessor for ``BindableAction``. Payloads that are not `Codable` still
 /// compile: they encode as their description and fail to decode.
 @attached(
