@@ -57,9 +57,11 @@ extension StoredProperty {
         let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
         // A `var` of optional type starts at `nil`, and so does a `@Presents` wrapping one.
         let type = binding.typeAnnotation?.type
-        let startsAtNil =
-          !isLet && (type?.is(OptionalTypeSyntax.self) == true || type?.trimmedDescription.hasPrefix("Optional<") == true)
-          && (wrapper == nil || ["Presents", "PresentationState"].contains { wrapper!.isNamed($0) })
+        let isOptional =
+          type?.is(OptionalTypeSyntax.self) == true || type?.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) == true
+          || type?.trimmedDescription.hasPrefix("Optional<") == true
+        let wrapsPresentation = wrapper.map { ["Presents", "PresentationState"].contains(where: $0.isNamed) }
+        let startsAtNil = !isLet && isOptional && (wrapsPresentation ?? true)
         let hasDefault = binding.initializer != nil || wrapper?.arguments != nil || startsAtNil
         properties.append(
           StoredProperty(
