@@ -24,6 +24,12 @@ let toolchainHostLibraries: String = {
   return "/usr/lib/swift/host"
 }()
 
+/// What a target using the toolchain's swift-syntax modules compiles and links with.
+let toolchainSyntaxFlags: (swift: [SwiftSetting], linker: [LinkerSetting]) = (
+  [.unsafeFlags(["-I", toolchainHostLibraries])],
+  [.unsafeFlags(["-L", toolchainHostLibraries, "-Xlinker", "-rpath", "-Xlinker", toolchainHostLibraries])]
+)
+
 let macroPlugin: Target =
   isDependencyCheckout
   ? .macro(
@@ -33,13 +39,18 @@ let macroPlugin: Target =
       .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
     ])
   : .macro(
-    name: "ComposableMacrosPlugin",
-    swiftSettings: [.unsafeFlags(["-I", toolchainHostLibraries])],
-    linkerSettings: [
-      .unsafeFlags([
-        "-L", toolchainHostLibraries, "-Xlinker", "-rpath", "-Xlinker", toolchainHostLibraries,
-      ])
-    ])
+    name: "ComposableMacrosPlugin", swiftSettings: toolchainSyntaxFlags.swift, linkerSettings: toolchainSyntaxFlags.linker)
+
+/// The generated source of the macros, compared with what it should be: only in a clone,
+/// whose toolchain has the expansion library.
+let macroTests: [Target] =
+  isDependencyCheckout
+  ? []
+  : [
+    .testTarget(
+      name: "ComposableMacrosPluginTests", dependencies: ["ComposableMacrosPlugin"],
+      swiftSettings: toolchainSyntaxFlags.swift, linkerSettings: toolchainSyntaxFlags.linker)
+  ]
 
 let package = Package(
   name: "StoreHost",
@@ -114,6 +125,6 @@ let package = Package(
       swiftSettings: [.swiftLanguageMode(.v5)]),
     .testTarget(
       name: "StoreHostTests", dependencies: ["StoreHost", "StoreHostDemo", "ComposableTesting", "JSONTestSupport"]),
-  ],
+  ] + macroTests,
   swiftLanguageModes: [.v6]
 )

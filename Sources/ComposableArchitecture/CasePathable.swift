@@ -12,14 +12,15 @@
 ///
 /// Generates `AllCasePaths` (one ``AnyCasePath`` per case: `Void` without payload, the
 /// value's type for one value, a tuple for several) and `allCasePaths`, so `\.counter` is a
-/// ``CaseKeyPath``; `encode(to:)` and `init(from:)` unless the enum writes its own; and, for
-/// a `case binding(BindingAction<State>)`, a fast `binding` accessor for ``BindableAction``.
-/// Payloads that are not `Codable` still compile: they encode as their description and fail
-/// to decode.
+/// ``CaseKeyPath``; `encode(to:)` and `init(from:)` unless the enum writes its own;
+/// `jsonSchema(in:)` (see ``JSONSchemaDescribable``) from the cases and their payload types,
+/// unless it writes both its own `encode(to:)` and `init(from:)`; and, for a `case binding(BindingAction<State>)`,
+/// a fast `binding` accessor for ``BindableAction``. Payloads that are not `Codable` still
+/// compile: they encode as their description and fail to decode.
 @attached(
-  member, conformances: CasePathable, Encodable, Decodable,
+  member, conformances: CasePathable, Encodable, Decodable, JSONSchemaDescribable,
   names: named(AllCasePaths), named(allCasePaths), named(encode(to:)), named(init(from:)),
-  named(binding))
-@attached(extension, conformances: CasePathable, Encodable, Decodable)
+  named(jsonSchema(in:)), named(binding))
+@attached(extension, conformances: CasePathable, Encodable, Decodable, JSONSchemaDescribable)
 public macro CasePathable() =
   #externalMacro(module: "ComposableMacrosPlugin", type: "CasePathableMacro")

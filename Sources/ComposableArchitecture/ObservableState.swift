@@ -1,19 +1,32 @@
 /// Marks a feature's state. On a struct it writes the ``BindableFields`` conformance from the
 /// properties marked ``BindingState()``: the fields clients may set with a binding action.
-/// A `Codable` struct also becomes ``StoreHostJSON/JSONWritable`` (and, when `Equatable`,
-/// ``StoreHostJSON/JSONDiffable``), so a host encodes it in one pass and diffs it at the
-/// cost of what changed, with the same JSON its `Codable` conformance gives.
+///
+/// A struct that declares `Codable` (or `Encodable`, `Decodable`) gets its coding from its
+/// declaration:
+/// - `encode(to:)` writing the JSON synthesized `Codable` writes, and
+///   ``StoreHostJSON/JSONWritable`` (with `Equatable`, ``StoreHostJSON/JSONDiffable``), so a
+///   host encodes it in one pass and diffs it at the cost of what changed;
+/// - `init(from:)` that reads a state saved before the struct changed: a missing member
+///   leaves a property with a default value at its default (an optional at `nil`), members
+///   of removed properties are ignored; anything else missing or mistyped still throws;
+/// - ``JSONSchemaDescribable``: its schema from its properties and their types.
+///
+/// `CodingKeys` (with raw values), `encode(to:)` and `init(from:)` declared in the struct's
+/// body are honoured. Declared in an extension, the macro cannot see them: they are
+/// redeclarations of the generated ones, a compile error.
 ///
 /// ```swift
 /// @ObservableState
-/// struct State: Equatable {
+/// struct State: Equatable, Codable {
 ///   @BindingState var title = ""  // {"binding": {"title": "Milk"}} is accepted
 ///   var isSaving = false          // a binding for it is rejected
+///   var step = 1                  // added later: saved states without it get 1
 /// }
 /// ```
 @attached(
-  extension, conformances: BindableFields, JSONWritable, JSONDiffable,
-  names: named(bindableFields), named(writeJSON), named(writeJSONPatch))
+  extension, conformances: BindableFields, JSONWritable, JSONDiffable, JSONSchemaDescribable,
+  names: named(bindableFields), named(CodingKeys), named(encode(to:)), named(init(from:)),
+  named(writeJSON), named(writeJSONPatch), named(jsonSchema(in:)))
 public macro ObservableState() =
   #externalMacro(module: "ComposableMacrosPlugin", type: "ObservableStateMacro")
 

@@ -1,8 +1,9 @@
 import SwiftSyntax
 import SwiftSyntaxMacros
 
-/// `@CasePathable`: makes an enum `CasePathable` (case paths for `\.case` key paths) and
-/// `Codable` in the externally tagged form, and gives a `binding` case a fast accessor.
+/// `@CasePathable`: makes an enum `CasePathable` (case paths for `\.case` key paths),
+/// `Codable` in the externally tagged form and `JSONSchemaDescribable` from its cases, and
+/// gives a `binding` case a fast accessor.
 ///
 /// The members are written inside the enum, so payload types resolve as they do in its
 /// cases (a sibling type of the enum's parent, say); an extension adds the conformances.
@@ -15,7 +16,9 @@ public struct CasePathableMacro: MemberMacro, ExtensionMacro {
     in context: some MacroExpansionContext
   ) throws -> [ExtensionDeclSyntax] {
     guard declaration.is(EnumDeclSyntax.self) else { throw MacroError("@CasePathable applies to enums only") }
-    let conformances = ["CasePathable", "Encodable", "Decodable"].filter(Set(protocols.map(\.trimmedDescription)).contains)
+    var candidates = ["CasePathable", "Encodable", "Decodable"]
+    if describesSchema(declaration) { candidates.append("JSONSchemaDescribable") }
+    let conformances = candidates.filter(Set(protocols.map(\.trimmedDescription)).contains)
     guard !conformances.isEmpty else { return [] }
     return [try ExtensionDeclSyntax("extension \(type.trimmed): \(raw: conformances.joined(separator: ", ")) {}")]
   }
@@ -51,6 +54,9 @@ public struct CasePathableMacro: MemberMacro, ExtensionMacro {
     if needs("Decodable", "init(from:)") {
       members.append(decodeSource(cases: cases, access: access))
     }
+    if missing.contains("JSONSchemaDescribable"), describesSchema(declaration), !declaration.declares("jsonSchema(in:)") {
+      members.append(enumSchemaSource(cases: cases, access: access))
+    }
     if let binding = cases.first(where: { $0.tag == "binding" && $0.parameters.count == 1 }),
       binding.parameters[0].label == nil, binding.payloadType.hasPrefix("BindingAction<")
     {
@@ -63,5 +69,12 @@ public struct CasePathableMacro: MemberMacro, ExtensionMacro {
         """)
     }
     return members.map { "\(raw: $0)" }
+  }
+
+  /// Whether the enum is `JSONSchemaDescribable`: by the one it declares, or by the schema
+  /// of the tagged JSON generated from its cases, unless it writes both its own
+  /// `encode(to:)` and `init(from:)` (one of them alone is taken to read or write that JSON).
+  private static func describesSchema(_ declaration: some DeclGroupSyntax) -> Bool {
+    declaration.declares("jsonSchema(in:)") || !(declaration.declares("init(from:)") && declaration.declares("encode(to:)"))
   }
 }

@@ -54,15 +54,25 @@ extension WithModifiersSyntax {
 extension AttributeListSyntax {
   /// Whether one of the attributes is `@name` (or `@Module.name`).
   func contains(named name: String) -> Bool {
-    contains {
-      guard let attribute = $0.as(AttributeSyntax.self) else { return false }
-      let attributeName = attribute.attributeName.trimmedDescription
-      return attributeName == name || attributeName.hasSuffix(".\(name)")
-    }
+    contains { $0.as(AttributeSyntax.self)?.isNamed(name) == true }
   }
 }
 
 /// `name` without the backticks that let keywords be identifiers: the name JSON uses.
 func unescaped(_ name: String) -> String {
   name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name
+}
+
+/// A Swift string literal whose value is `text`.
+func stringLiteral(_ text: String) -> String {
+  var literal = "\""
+  for scalar in text.unicodeScalars {
+    switch scalar {
+    case "\"", "\\": literal += "\\\(scalar)"
+    case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+      literal += "\\u{\(String(scalar.value, radix: 16))}"
+    default: literal.unicodeScalars.append(scalar)
+    }
+  }
+  return literal + "\""
 }

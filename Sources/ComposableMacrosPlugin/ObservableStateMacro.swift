@@ -1,11 +1,17 @@
+import SwiftDiagnostics
 import SwiftSyntax
 import SwiftSyntaxMacros
 
 /// `@ObservableState`: conforms a state struct to `BindableFields`, listing the properties
-/// marked `@BindingState`: the only fields clients may set with a binding action. A struct
-/// that declares `Codable` (or `Encodable`) also gets `JSONWritable`, and with `Equatable`
-/// (or `Hashable`) `JSONDiffable`: its JSON written and diffed member by member, with the
-/// bytes synthesized `Codable` gives. On anything but a struct it does nothing.
+/// marked `@BindingState`: the only fields clients may set with a binding action.
+///
+/// A struct that declares `Codable` (or `Encodable`, `Decodable`) also gets its coding from
+/// its declaration: `CodingKeys`, `encode(to:)` with the JSON synthesized `Codable` gives,
+/// an `init(from:)` that reads states saved before properties were added or removed,
+/// `JSONWritable` (and with `Equatable`, `JSONDiffable`) writing and diffing that JSON
+/// member by member, and `JSONSchemaDescribable`. `CodingKeys`, `encode(to:)` and
+/// `init(from:)` declared in the body are honoured; declared in an extension, they are
+/// redeclarations of the generated ones. On anything but a struct it does nothing.
 public struct ObservableStateMacro: ExtensionMacro {
   public static func expansion(
     of node: AttributeSyntax,
@@ -14,7 +20,7 @@ public struct ObservableStateMacro: ExtensionMacro {
     conformingTo protocols: [TypeSyntax],
     in context: some MacroExpansionContext
   ) throws -> [ExtensionDeclSyntax] {
-    guard declaration.is(StructDeclSyntax.self), !protocols.isEmpty else { return [] }
+    guard declaration.is(StructDeclSyntax.self) else { return [] }
     let missing = Set(protocols.map(\.trimmedDescription))
     let access = declaration.accessPrefix(in: context)
     var extensions: [ExtensionDeclSyntax] = []
@@ -33,23 +39,24 @@ public struct ObservableStateMacro: ExtensionMacro {
           }
           """))
     }
-    let isEncodable = declaration.inherits("Codable") || declaration.inherits("Encodable")
-    let isEquatable = declaration.inherits("Equatable") || declaration.inherits("Hashable")
-    if isEncodable, missing.contains("JSONWritable"), let properties = encodedProperties(of: declaration) {
-      var conformances = ["JSONWritable"]
-      var members = [writeJSONSource(properties, access: access)]
-      if isEquatable, missing.contains("JSONDiffable") {
-        conformances.append("JSONDiffable")
-        members.append(writeJSONPatchSource(properties, access: access))
-      }
-      extensions.append(
-        try ExtensionDeclSyntax(
-          """
-          extension \(type.trimmed): \(raw: conformances.joined(separator: ", ")) {
-          \(raw: members.joined(separator: "\n\n"))
-          }
-          """))
+    let coding: StateCoding
+    do {
+      guard let made = try StateCoding(of: declaration, missing: missing) else { return extensions }
+      coding = made
+    } catch let unsupported as UnsupportedMember {
+      context.diagnose(Diagnostic(node: unsupported.node, message: UnsupportedCoding(reason: unsupported.reason)))
+      return extensions
     }
+    let (conformances, members) = coding.members(access: access)
+    guard !members.isEmpty || !conformances.isEmpty else { return extensions }
+    let inheritance = conformances.isEmpty ? "" : ": " + conformances.joined(separator: ", ")
+    extensions.append(
+      try ExtensionDeclSyntax(
+        """
+        extension \(type.trimmed)\(raw: inheritance) {
+        \(raw: members.joined(separator: "\n\n"))
+        }
+        """))
     return extensions
   }
 
@@ -69,4 +76,21 @@ public struct ObservableStateMacro: ExtensionMacro {
       }
     }
   }
+}
+
+/// The warning for a `Codable` struct whose coding the macro leaves to the compiler.
+struct UnsupportedCoding: DiagnosticMessage {
+  let reason: String
+
+  var message: String {
+    """
+    @ObservableState cannot generate this state's coding because of \(reason), so it is left \
+    to synthesized Codable: a state saved before a property was added will not decode, and the \
+    schema cannot describe it. Move it out of the state, or write init(from:) and encode(to:) \
+    in the struct's body
+    """
+  }
+
+  var diagnosticID: MessageID { MessageID(domain: "ComposableMacros", id: "unsupportedCoding") }
+  var severity: DiagnosticSeverity { .warning }
 }

@@ -1,7 +1,9 @@
 import ComposableArchitecture
 import Foundation
 
-/// An entry of the address book.
+/// An entry of the address book. `@ObservableState` gives it the coding and schema of a
+/// state, although no feature owns it.
+@ObservableState
 public struct Contact: Equatable, Codable, Identifiable, Sendable {
   public let id: UUID
   public var name: String

@@ -145,7 +145,8 @@ def test_the_schema_describes_the_state_and_the_actions_clients_may_send(server)
     schema = json.loads(body)
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     state, action = schema["$defs"]["State"], schema["$defs"]["Action"]
-    assert state["properties"]["counter"]["properties"]["count"] == {"type": "integer"}
+    count = state["properties"]["counter"]["properties"]["count"]
+    assert count == {"type": "integer", "minimum": -2**63, "maximum": 2**63 - 1}
     assert "fact" not in state["properties"]["numberFact"]["required"]
     cases = {next(iter(alternative["properties"])): alternative["properties"]
              for alternative in action["oneOf"] if "properties" in alternative}

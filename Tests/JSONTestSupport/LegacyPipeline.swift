@@ -3,8 +3,9 @@ import Foundation
 import StoreHostJSON
 
 /// The JSON clients got before direct encoding: Foundation's `JSONEncoder`, this project's
-/// parser, then the serializer of that time (kept here verbatim as `LegacySerializer`).
-/// Every direct-encoding test compares against it byte for byte.
+/// parser, then the serializer of that time (kept here as `LegacySerializer`, with one
+/// change since: integers above `Int64.max` are written exactly, as `JSONEncoder` writes
+/// them). Every direct-encoding test compares against it byte for byte.
 public enum LegacyPipeline {
   public static func encode(_ value: some Encodable) throws -> [UInt8] {
     var serializer = LegacySerializer()
@@ -27,6 +28,7 @@ struct LegacySerializer {
     case .null: append("null")
     case .bool(let bool): append(bool ? "true" : "false")
     case .int(let int): append(String(int))
+    case .uint(let uint): append(String(uint))
     case .double(let double): append(double.isFinite ? String(double) : "null")
     case .string(let string): writeString(string)
     case .array(let elements):

@@ -112,3 +112,42 @@ import JSONTestSupport
     #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"a\"b":[null,{},true],"z":[1,2]}"#)
   }
 }
+
+/// Every integer width at its extremes: written as `JSONEncoder` writes it, and read back
+/// exactly by `JSONDecoder`, this project's parser and its decoder.
+@Suite struct IntegerWidthTests {
+  private func expectExactRoundTrips<Integer: FixedWidthInteger & Codable>(
+    _: Integer.Type, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let values: [Integer] = [.min, .max, 0, .max - 1, .min + 1]
+    let written = try JSONEncoding.encode(values)
+    #expect(written == Array(try JSONEncoder().encode(values)), sourceLocation: sourceLocation)
+    #expect(try JSONDecoder().decode([Integer].self, from: Data(written)) == values, sourceLocation: sourceLocation)
+    let parsed = try JSONValue(parsing: written)
+    #expect(try parsed.decode(as: [Integer].self) == values, sourceLocation: sourceLocation)
+    #expect(parsed.serializedBytes() == written, sourceLocation: sourceLocation)
+    let throughFoundation = try JSONDecoder().decode(JSONValue.self, from: Data(written))
+    #expect(throughFoundation == parsed, sourceLocation: sourceLocation)
+    #expect(Array(try JSONEncoder().encode(throughFoundation)) == written, sourceLocation: sourceLocation)
+  }
+
+  @Test func everyWidthRoundTripsExactly() throws {
+    try expectExactRoundTrips(Int.self)
+    try expectExactRoundTrips(Int8.self)
+    try expectExactRoundTrips(Int16.self)
+    try expectExactRoundTrips(Int32.self)
+    try expectExactRoundTrips(Int64.self)
+    try expectExactRoundTrips(UInt.self)
+    try expectExactRoundTrips(UInt8.self)
+    try expectExactRoundTrips(UInt16.self)
+    try expectExactRoundTrips(UInt32.self)
+    try expectExactRoundTrips(UInt64.self)
+  }
+
+  @Test func aNumberAboveAWidthIsRefusedNotRounded() throws {
+    let above = try JSONValue(parsing: Array("[18446744073709551615]".utf8))
+    #expect(throws: DecodingError.self) { try above.decode(as: [Int64].self) }
+    #expect(try above.decode(as: [Double].self) == [Double(UInt64.max)])
+    #expect(throws: DecodingError.self) { try JSONValue(parsing: Array("[18446744073709551616]".utf8)).decode(as: [UInt64].self) }
+  }
+}

@@ -18,7 +18,11 @@ import Testing
     #expect(try parse("-9223372036854775808") == .int(.min))
     #expect(try parse("1.0") == .double(1))
     #expect(try parse("1e2") == .double(100))
-    #expect(try parse("9223372036854775808") == .double(9_223_372_036_854_775_808))
+    #expect(try parse("9223372036854775808") == .uint(9_223_372_036_854_775_808))
+    #expect(try parse("18446744073709551615") == .uint(.max))
+    #expect(try parse("18446744073709551616") == .double(18_446_744_073_709_551_616))
+    #expect(try parse("-9223372036854775809") == .double(-9_223_372_036_854_775_808))
+    #expect(try parse("18446744073709551615").jsonString == "18446744073709551615")
   }
 
   @Test func serializesCompactlyWithSortedKeys() {

@@ -46,12 +46,6 @@ public struct ActionDecodingContainer {
     self.type = type
     self.cases = cases
     self.rejectedCases = isClient ? internalCases : []
-    if let probe = decoder as? ProbeDecoder {
-      // Describing the action for a schema: the probe names the case to take.
-      self.tag = probe.actionTag(cases: cases, internalCases: internalCases)
-      self.payload = probe.actionPayload()
-      return
-    }
     switch (decoder as? any JSONValueDecoding)?.jsonValue {
     case .string(let tag):
       self.tag = tag
@@ -132,8 +126,7 @@ public struct ActionDecodingContainer {
   public func decodeUnlabeledPayload(count: Int) throws -> UnlabeledActionPayload {
     let (container, key) = try payloadContainer()
     let payload = try container.nestedUnkeyedContainer(forKey: key)
-    // A schema probe's container does not know how many values it holds.
-    guard payload.count == count || payload is ProbeUnkeyedContainer else {
+    guard payload.count == count else {
       let found = payload.count.map(String.init) ?? "an unknown number"
       throw ActionDecodingError(
         .malformed, at: codingPath + [key],

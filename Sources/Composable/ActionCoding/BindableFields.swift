@@ -23,6 +23,8 @@ public struct BindableField<Root>: Sendable {
   public let keyPath: PartialKeyPath<Root> & Sendable
   /// The binding action setting this field to the value under its name in a container.
   let decode: @Sendable (KeyedDecodingContainer<ActionCodingKey>) throws -> BindingAction<Root>
+  /// The field's type, for its schema.
+  let valueType: Any.Type
 
   /// The field `keyPath`, named `name`. Its value type needs to be `Decodable` for clients
   /// to set it; otherwise decoding a binding for it fails.
@@ -31,6 +33,7 @@ public struct BindableField<Root>: Sendable {
   ) {
     self.name = name
     self.keyPath = keyPath
+    self.valueType = Value.self
     self.decode = { container in
       let key = ActionCodingKey(name)
       let value = try decodeOpaque(Value.self, at: container.codingPath + [key]) {

@@ -16,10 +16,6 @@ extension BindingAction: Encodable where Root: BindableFields {
 extension BindingAction: Decodable where Root: BindableFields {
   public init(from decoder: any Decoder) throws {
     let fields = Root.bindableFields
-    if let probe = decoder as? ProbeDecoder {
-      self = try probe.binding(of: fields)
-      return
-    }
     var bindable: String {
       fields.isEmpty ? "it has none" : fields.map(\.name).joined(separator: ", ")
     }

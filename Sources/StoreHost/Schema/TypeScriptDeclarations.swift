@@ -4,7 +4,8 @@ import StoreHostJSON
 /// a browser page's typed `send` and state: `export type State = {...}` and so on.
 ///
 /// It renders what ``Composable/JSONSchema`` writes: objects, arrays and tuples, unions
-/// (`oneOf`, `anyOf`, `enum`), constants and the scalar types; anything else is `unknown`.
+/// (`oneOf`, `anyOf`, `enum`), constants and the scalar types; anything else is `unknown`,
+/// followed by the schema's `description` as a comment when it has one.
 public enum TypeScriptDeclarations {
   /// The declarations of `document`'s definitions, sorted by name, under `header` (a
   /// comment saying where they came from).
@@ -35,7 +36,9 @@ public enum TypeScriptDeclarations {
       }
       return "Array<\(type(of: members["items"] ?? [:], indent: indent))>"
     case .string("object"): return object(members, indent: indent)
-    default: return "unknown"
+    default:
+      guard case .string(let description)? = members["description"] else { return "unknown" }
+      return "unknown /* \(description.replacing("*/", with: "* /")) */"
     }
   }
 

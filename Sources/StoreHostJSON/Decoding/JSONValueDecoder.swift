@@ -60,7 +60,7 @@ struct JSONValueDecoder: JSONValueDecoding {
     }
     if T.self == Decimal.self {
       switch value {
-      case .int, .double:
+      case .int, .uint, .double:
         guard let decimal = Decimal(string: value.jsonString) else { throw corrupted("the number does not fit in Decimal") }
         return decimal as! T
       default:
@@ -83,6 +83,7 @@ struct JSONValueDecoder: JSONValueDecoding {
   func decode(_ type: Double.Type) throws -> Double {
     switch value {
     case .int(let int): return Double(int)
+    case .uint(let uint): return Double(uint)
     case .double(let double): return double
     default: throw mismatch(type, "a number", at: codingPath)
     }
@@ -100,6 +101,11 @@ struct JSONValueDecoder: JSONValueDecoding {
     case .int(let int):
       guard let exact = Integer(exactly: int) else {
         throw corrupted("the number \(int) does not fit in \(Integer.self)")
+      }
+      return exact
+    case .uint(let uint):
+      guard let exact = Integer(exactly: uint) else {
+        throw corrupted("the number \(uint) does not fit in \(Integer.self)")
       }
       return exact
     case .double(let double):
@@ -128,7 +134,7 @@ extension JSONValue {
     switch self {
     case .null: "null"
     case .bool: "a boolean"
-    case .int, .double: "a number"
+    case .int, .uint, .double: "a number"
     case .string: "a string"
     case .array: "an array"
     case .object: "an object"

@@ -230,6 +230,7 @@ struct JSONParser {
     }
     let text = String(decoding: bytes[start..<offset], as: UTF8.self)
     if isInteger, let integer = Int64(text) { return .int(integer) }
+    if isInteger, let integer = UInt64(text) { return .uint(integer) }
     guard let double = Double(text), double.isFinite else {
       throw JSONParseError(reason: .invalidNumber, offset: start)
     }

@@ -1,7 +1,8 @@
 import Foundation
 
 extension JSONValue: Codable {
-  /// Decodes any JSON value; whole numbers that fit in `Int64` become ``int(_:)``.
+  /// Decodes any JSON value; whole numbers that fit in `Int64` become ``int(_:)``, larger
+  /// ones that fit in `UInt64` ``uint(_:)``.
   public init(from decoder: any Decoder) throws {
     if let direct = decoder as? JSONValueDecoder {
       self = direct.value
@@ -27,6 +28,8 @@ extension JSONValue: Codable {
       self = .bool(bool)
     } else if let int = try? scalar.decode(Int64.self) {
       self = .int(int)
+    } else if let uint = try? scalar.decode(UInt64.self) {
+      self = .uint(uint)
     } else if let double = try? scalar.decode(Double.self) {
       self = .double(double)
     } else {
@@ -54,6 +57,9 @@ extension JSONValue: Codable {
     case .int(let int):
       var container = encoder.singleValueContainer()
       try container.encode(int)
+    case .uint(let uint):
+      var container = encoder.singleValueContainer()
+      try container.encode(uint)
     case .double(let double):
       var container = encoder.singleValueContainer()
       try container.encode(double)

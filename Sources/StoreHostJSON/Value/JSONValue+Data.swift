@@ -36,7 +36,7 @@ extension JSONValue {
   }
 
   /// The number a JSON text holds, as this project's parser reads it: `12` is an integer,
-  /// `1.5`, `1e3` and integers beyond `Int64` are doubles.
+  /// `1.5`, `1e3` and integers beyond `UInt64` are doubles.
   init(numberText text: String) throws(JSONParseError) {
     self = try JSONValue(parsing: Array(text.utf8))
   }
@@ -62,6 +62,7 @@ extension JSONValue: JSONWritable {
     case .null: writer.writeNull()
     case .bool(let bool): writer.write(bool)
     case .int(let int): writer.write(int)
+    case .uint(let uint): writer.write(uint)
     case .double(let double):
       if double.isFinite {
         writer.writeRaw(Array(double.description.utf8))

@@ -1,7 +1,8 @@
 /// A JSON document as a value: what the session layer diffs, patches and persists.
 ///
 /// Integers stay exact: a number written without fraction or exponent that fits in `Int64`
-/// is an ``int(_:)``; any other number is a ``double(_:)``. Objects are dictionaries, and
+/// is an ``int(_:)``, one above `Int64.max` that fits in `UInt64` is a ``uint(_:)``; any
+/// other number is a ``double(_:)``. Objects are dictionaries, and
 /// serialization writes their keys sorted, so equal values always give equal bytes.
 ///
 /// ```swift
@@ -13,6 +14,9 @@ public enum JSONValue: Hashable, Sendable {
   case bool(Bool)
   /// A number without fraction or exponent that fits in `Int64`.
   case int(Int64)
+  /// A number without fraction or exponent above `Int64.max` that fits in `UInt64`; smaller
+  /// whole numbers are always ``int(_:)``, so equal numbers are equal values.
+  case uint(UInt64)
   /// Any other number. Non-finite values are not JSON and serialize as `null`.
   case double(Double)
   case string(String)

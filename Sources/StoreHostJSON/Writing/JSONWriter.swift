@@ -59,8 +59,8 @@ public struct JSONWriter {
     needsComma = true
   }
 
-  /// Writes an object member's name, which must need no escaping (a Swift identifier):
-  /// `"name":`. The member's value comes next.
+  /// Writes an object member's name, which must need no escaping (no quote, backslash or
+  /// control character, as in a Swift identifier): `"name":`. The member's value comes next.
   @inlinable public mutating func key(_ name: StaticString) {
     if needsComma { buffer.append(UInt8(ascii: ",")) }
     buffer.append(UInt8(ascii: "\""))
@@ -114,15 +114,11 @@ public struct JSONWriter {
     JSONNumberText.appendDecimal(integer, to: &buffer)
   }
 
-  /// A whole number in decimal; above `Int64.max` it is written as a `Double` (JSON numbers
-  /// that big are read as doubles by this project's parser and by browsers).
+  /// A whole number in decimal, every digit of it as `JSONEncoder` writes it (above
+  /// 2^53, a browser's `JSON.parse` rounds it; this project's parser keeps it exact).
   public mutating func write(_ integer: UInt64) {
-    guard let exact = Int64(exactly: integer) else {
-      valueStart()
-      buffer.append(contentsOf: Double(integer).description.utf8)
-      return
-    }
-    write(exact)
+    valueStart()
+    JSONNumberText.appendDecimal(integer, to: &buffer)
   }
 
   /// A double as `JSONEncoder` writes it: Swift's shortest round-trip text (`0.1`,

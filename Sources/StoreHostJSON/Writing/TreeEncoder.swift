@@ -118,7 +118,7 @@ enum EncodedNode {
   }
 
   static func number(_ integer: UInt64) -> EncodedNode {
-    .value(Int64(exactly: integer).map(JSONValue.int) ?? .double(Double(integer)))
+    .value(Int64(exactly: integer).map(JSONValue.int) ?? .uint(integer))
   }
 }
 

@@ -2,6 +2,8 @@ import ComposableArchitecture
 import Foundation
 
 /// What every session of the poll shares: the question and its choices with their votes.
+/// `@ObservableState` gives it the coding and schema of a state (for `GET /api/schema`).
+@ObservableState
 public struct Board: Equatable, Codable, Sendable {
   public var question = "Where shall we meet?"
   public var choices: IdentifiedArrayOf<Choice> = []
@@ -13,6 +15,7 @@ public struct Board: Equatable, Codable, Sendable {
 }
 
 /// One answer of the poll and how many sessions chose it.
+@ObservableState
 public struct Choice: Equatable, Codable, Identifiable, Sendable {
   public let id: UUID
   public var title: String
