@@ -9,15 +9,20 @@
 
 // OpenSSL spells these as macros, which Swift cannot call: wrap them as functions.
 
-/// `SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION)`.
-static inline int copenssl_ctx_require_tls12(SSL_CTX *context) {
-  return (int)SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION);
+/// `SSL_CTX_set_min_proto_version`: TLS 1.3 only when `tls13_only`, else TLS 1.2 or newer.
+static inline int copenssl_ctx_set_min_version(SSL_CTX *context, int tls13_only) {
+  return (int)SSL_CTX_set_min_proto_version(context, tls13_only ? TLS1_3_VERSION : TLS1_2_VERSION);
 }
 
-/// Turns off compression and renegotiation and prefers the server's cipher order.
+/// `SSL_CTX_set1_groups_list`: the key exchange groups (curves) offered, most preferred first.
+static inline int copenssl_ctx_set_groups(SSL_CTX *context, const char *groups) {
+  return (int)SSL_CTX_set1_groups_list(context, groups);
+}
+
+/// Turns off compression and renegotiation; the client's order of cipher suites wins, as
+/// every suite allowed is strong.
 static inline uint64_t copenssl_ctx_set_server_options(SSL_CTX *context) {
-  return (uint64_t)SSL_CTX_set_options(
-    context, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE);
+  return (uint64_t)SSL_CTX_set_options(context, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION);
 }
 
 /// Lets `SSL_write` return after writing part of a buffer and accept a moved buffer on retry.

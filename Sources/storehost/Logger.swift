@@ -4,11 +4,6 @@ import Glibc
 enum LogLevel: Int, Comparable, CaseIterable, Sendable {
   case debug, info, warning, error
 
-  init?(name: String) {
-    guard let level = Self.allCases.first(where: { $0.name == name.lowercased() }) else { return nil }
-    self = level
-  }
-
   var name: String {
     switch self {
     case .debug: "debug"

@@ -10,6 +10,9 @@ struct Settings {
   var publicDirectory = "Public"
   var tlsCertificate: String?
   var tlsKey: String?
+  var tlsProfile = TLSProfile.intermediate
+  /// `nil`: reload the certificate only on SIGHUP.
+  var tlsReloadInterval: Duration? = .seconds(10)
   var secret: String?
   /// `postgres://...`: share sessions with other processes through this database.
   var database: String?
@@ -57,22 +60,44 @@ extension Option {
     ) { settings, value throws(OptionError) in settings.publicDirectory = value },
     Option(
       flag: "--tls-cert", environment: "STOREHOST_TLS_CERT", valueName: "FILE",
-      help: "PEM certificate chain; with --tls-key, serve HTTPS (TLS 1.2+).", defaultValue: "none"
+      help: "PEM certificate chain; with --tls-key, serve HTTPS.", defaultValue: "none"
     ) { settings, value throws(OptionError) in settings.tlsCertificate = value },
     Option(
       flag: "--tls-key", environment: "STOREHOST_TLS_KEY", valueName: "FILE",
       help: "PEM private key for --tls-cert.", defaultValue: "none"
     ) { settings, value throws(OptionError) in settings.tlsKey = value },
+    .choice(
+      "--tls-profile", "STOREHOST_TLS_PROFILE", TLSProfile.allCases.map { ($0.rawValue, $0) }, default: "intermediate",
+      help: "Mozilla's TLS configuration: intermediate (TLS 1.3, and 1.2 with ECDHE and AEAD suites) or modern (TLS 1.3 only)."
+    ) { $0.tlsProfile = $1 },
+    .number(
+      "--tls-reload-interval", "STOREHOST_TLS_RELOAD_INTERVAL", unit: "SECONDS", default: 10, in: 0...86400,
+      help: "How often the certificate and key files are checked for a change and reloaded (0: only on SIGHUP)."
+    ) { $0.tlsReloadInterval = $1 == 0 ? nil : .seconds($1) },
     Option(
-      flag: "--durability", environment: "STOREHOST_DURABILITY", valueName: "fast|strict",
-      help: "strict: answer 202 only once the new state is on disk. fast: save within 100 ms.",
-      defaultValue: "fast"
+      flag: "--behind-tls-proxy", environment: "STOREHOST_BEHIND_TLS_PROXY", valueName: nil,
+      help: "TLS ends at a proxy in front: send Strict-Transport-Security and mark the session cookie Secure.",
+      defaultValue: "off"
     ) { settings, value throws(OptionError) in
-      guard let durability = Durability(rawValue: value) else {
-        throw OptionError(description: "--durability must be fast or strict, not '\(value)'")
-      }
-      settings.host.durability = durability
+      let behindProxy = try boolean(value, "--behind-tls-proxy")
+      settings.server.securityHeaders.tlsTerminatedByProxy = behindProxy
+      settings.host.secureCookies = behindProxy
     },
+    .number(
+      "--hsts-max-age", "STOREHOST_HSTS_MAX_AGE", unit: "SECONDS", default: 63_072_000, in: 0...315_360_000,
+      help: "max-age of Strict-Transport-Security, sent over HTTPS (0 tells browsers to forget it)."
+    ) { $0.server.securityHeaders.strictTransportSecurity = "max-age=\($1)" },
+    Option(
+      flag: "--content-security-policy", environment: "STOREHOST_CONTENT_SECURITY_POLICY", valueName: "POLICY",
+      help: "Content-Security-Policy of every answer; 'off' sends none.",
+      defaultValue: SecurityHeaders.defaultContentSecurityPolicy
+    ) { settings, value throws(OptionError) in
+      settings.server.securityHeaders.contentSecurityPolicy = value == "off" ? nil : value
+    },
+    .choice(
+      "--durability", "STOREHOST_DURABILITY", Durability.allCases.map { ($0.rawValue, $0) }, default: "fast",
+      help: "strict: answer 202 only once the new state is on disk. fast: save within 100 ms."
+    ) { $0.host.durability = $1 },
     Option(
       flag: "--database", environment: "STOREHOST_DATABASE", valueName: "URL",
       help: "postgres://user@host:port/db: share sessions with other storehost processes (same --secret).",
@@ -157,17 +182,30 @@ extension Option {
       flag: "--access-log", environment: "STOREHOST_ACCESS_LOG", valueName: nil,
       help: "Write a JSON line per request to standard error.", defaultValue: "off"
     ) { settings, value throws(OptionError) in settings.server.accessLog = try boolean(value, "--access-log") },
-    Option(
-      flag: "--log-level", environment: "STOREHOST_LOG_LEVEL", valueName: "LEVEL",
-      help: "debug, info, warning or error: the least severe JSON log line written to standard error.",
-      defaultValue: "info"
-    ) { settings, value throws(OptionError) in
-      guard let level = LogLevel(name: value) else {
-        throw OptionError(description: "--log-level must be debug, info, warning or error, not '\(value)'")
-      }
-      settings.logLevel = level
-    },
+    .choice(
+      "--log-level", "STOREHOST_LOG_LEVEL", LogLevel.allCases.map { ($0.name, $0) }, valueName: "LEVEL",
+      default: "info", help: "debug, info, warning or error: the least severe JSON log line written to standard error."
+    ) { $0.logLevel = $1 },
   ]
+
+  /// An option whose value names one of `choices` (in any case), handed to `set`; its
+  /// placeholder in `--help` lists them unless `valueName` is given.
+  private static func choice<Value: Sendable>(
+    _ flag: String, _ environment: String, _ choices: [(name: String, value: Value)], valueName: String? = nil,
+    default defaultValue: String, help: String, set: @escaping @Sendable (inout Settings, Value) -> Void
+  ) -> Option {
+    let names = choices.map(\.name)
+    return Option(
+      flag: flag, environment: environment, valueName: valueName ?? names.joined(separator: "|"), help: help,
+      defaultValue: defaultValue
+    ) { settings, value throws(OptionError) in
+      guard let choice = choices.first(where: { $0.name == value.lowercased() }) else {
+        let listed = names.dropLast().joined(separator: ", ") + " or " + names.last!
+        throw OptionError(description: "\(flag) must be \(listed), not '\(value)'")
+      }
+      set(&settings, choice.value)
+    }
+  }
 
   /// An option whose value is a whole number in `range`, handed to `set`.
   private static func number(
@@ -227,7 +265,8 @@ func parseSettings(
     throw OptionError(description: "--tls-cert and --tls-key go together")
   }
   if let certificate = settings.tlsCertificate, let key = settings.tlsKey {
-    settings.server.tls = TLSConfiguration(certificatePath: certificate, privateKeyPath: key)
+    settings.server.tls = TLSConfiguration(certificatePath: certificate, privateKeyPath: key, profile: settings.tlsProfile)
+    settings.server.tls?.reloadCheckInterval = settings.tlsReloadInterval
     settings.host.secureCookies = true
   }
   return settings

@@ -91,6 +91,14 @@ do {
   host.addRoutes(to: &router)
   router.fallback = StaticFiles(root: settings.publicDirectory).handler
   var serverConfiguration = settings.server
+  serverConfiguration.tls?.onReload = { reload in
+    switch reload {
+    case .reloaded(let certificate):
+      log.info("TLS certificate reloaded", ["certificate": certificate])
+    case .refused(let error):
+      log.error("TLS certificate refused, the previous one is still served", ["error": error.description])
+    }
+  }
   serverConfiguration.eventStreamBufferLimit = max(serverConfiguration.eventStreamBufferLimit, host.eventStreamBufferLimit)
   let server = HTTPServer(configuration: serverConfiguration, router: router)
   try server.start()

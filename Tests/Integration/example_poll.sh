@@ -21,7 +21,7 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 PORT=$port DATA_DIR="$data/poll" "$(swift build --show-bin-path)/poll-server" > "$data/server.log" 2>&1 &
 server=$!
 for _ in $(seq 100); do curl -sf "localhost:$port/healthz" > /dev/null && break; sleep 0.1; done
-for page in / /poll.js /storehost.js /json-patch.js; do
+for page in / /poll.css /poll.js /storehost.js /json-patch.js; do
   [ "$(curl -s -o /dev/null -w '%{http_code}' "localhost:$port$page")" = 200 ] || { echo "FAIL: $page" >&2; exit 1; }
 done
 echo "ok: the page, its script and the StoreHost client are served"

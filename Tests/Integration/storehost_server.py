@@ -16,26 +16,30 @@ BINARY = ROOT / ".build" / "debug" / "storehost"
 class StorehostServer:
     """One `storehost` process on loopback, with its own data directory."""
 
-    def __init__(self, *flags, data=None, port=0, binary=BINARY):
+    def __init__(self, *flags, data=None, port=0, stderr=None, binary=BINARY):
         self.binary = binary
         self.flags = list(flags)
         self.data = data or tempfile.mkdtemp(prefix="storehost-test-")
         self.port = port
+        self.stderr = stderr
+        self.scheme = "http"
         self.process = None
 
     def start(self):
         self.process = subprocess.Popen(
             [str(self.binary), "--port", str(self.port), "--data", self.data,
              "--public", str(ROOT / "Public"), *self.flags],
-            stdout=subprocess.PIPE, text=True)
+            stdout=subprocess.PIPE, stderr=self.stderr, text=True)
         line = self.process.stdout.readline().strip()
-        assert line.startswith("StoreHost serving http://"), f"unexpected start line: {line!r}"
+        assert line.startswith(("StoreHost serving http://", "StoreHost serving https://")), \
+            f"unexpected start line: {line!r}"
+        self.scheme = line.split("://", 1)[0].rsplit(" ", 1)[1]
         self.port = int(line.split("//", 1)[1].split(" ", 1)[0].rsplit(":", 1)[1])
         return self
 
     @property
     def url(self):
-        return f"http://127.0.0.1:{self.port}"
+        return f"{self.scheme}://127.0.0.1:{self.port}"
 
     def stop(self, sig=signal.SIGTERM, timeout=15):
         """Stops the process with `sig`; returns its exit status."""
@@ -73,3 +77,25 @@ def curl(*args, body=None, headers=(), method=None, timeout=10):
         name, _, value = line.partition(":")
         response_headers.setdefault(name.strip().lower(), []).append(value.strip())
     return status, response_headers, text
+
+
+def throwaway_certificate(directory, common_name="localhost", key_from=None):
+    """Writes a self-signed P-256 certificate for `common_name`, valid one day, and its key
+    into `directory` (cert.pem, key.pem), each renamed over the file before it as ACME
+    clients do. With `key_from` (another directory), key.pem is that directory's key
+    instead, which does not match. Returns the certificate's DER bytes."""
+    directory = Path(directory)
+    staging = Path(tempfile.mkdtemp(prefix="cert-", dir=directory))
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+         "-days", "1", "-subj", f"/CN={common_name}", "-keyout", str(staging / "key.pem"),
+         "-out", str(staging / "cert.pem")],
+        check=True, capture_output=True)
+    if key_from is not None:
+        (staging / "key.pem").write_bytes((Path(key_from) / "key.pem").read_bytes())
+    der = subprocess.run(["openssl", "x509", "-in", str(staging / "cert.pem"), "-outform", "DER"],
+                         check=True, capture_output=True).stdout
+    for name in ("key.pem", "cert.pem"):
+        os.rename(staging / name, directory / name)
+    staging.rmdir()
+    return der

@@ -78,6 +78,14 @@ def test_two_browsers_edit_one_poll(poll_url):
         alice.find_element(By.CSS_SELECTOR, "#question-form button").click()
         wait(bob, lambda d: d.find_element(By.ID, "question").text == "Lunch where?",
              "Alice's question did not reach Bob's page")
+
+        # The page keeps to the server's default Content-Security-Policy: its style sheet
+        # applies, and the browser reports nothing refused.
+        assert alice.execute_script("return getComputedStyle(document.getElementById('choices')).listStyleType") == "none"
+        for driver in (alice, bob):
+            refused = [entry["message"] for entry in driver.get_log("browser")
+                       if "Content Security Policy" in entry["message"]]
+            assert refused == []
     finally:
         alice.quit()
         bob.quit()

@@ -415,6 +415,9 @@ def test_resume_sends_only_versions_after_last_event_id(server):
     assert event == "state" and event_id == "3" and data["state"]["counter"]["count"] == 3
     (event, event_id, _), = read_events(url, session["token"], 1, extra_headers=["Last-Event-ID: 999"])
     assert event == "state" and event_id == "3"
+    # Not a version at all: as if none was given, a full state.
+    (event, event_id, _), = read_events(url, session["token"], 1, extra_headers=["Last-Event-ID: 2; DROP"])
+    assert event == "state" and event_id == "3"
 
 
 # MARK: Restarts

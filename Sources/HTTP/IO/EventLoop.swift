@@ -236,7 +236,7 @@ final class EventLoop: @unchecked Sendable {
       let count = core.state.connectionCount.add(1, ordering: .relaxed).newValue
       if count > core.configuration.limits.maxConnections || drainDeadline != nil {
         core.state.connectionCount.subtract(1, ordering: .relaxed)
-        Self.refuse(fd, tls: core.tls != nil)
+        refuse(fd)
         continue
       }
       register(fd: fd, remote: remote)
@@ -270,14 +270,9 @@ final class EventLoop: @unchecked Sendable {
 
   /// Answers a connection beyond the limit with 503 (plain HTTP only; a TLS client just
   /// sees the close) and closes it.
-  private static func refuse(_ fd: Int32, tls: Bool) {
-    if !tls {
-      let body = JSONErrorBody.encode(code: "server_busy", message: "The server has too many open connections.")
-      let head =
-        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: \(Response.jsonContentType)\r\n"
-        + "Content-Length: \(body.count)\r\nConnection: close\r\nRetry-After: 1\r\n\r\n"
-      let bytes = Array(head.utf8) + body
-      _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+  private func refuse(_ fd: Int32) {
+    if core.tls == nil {
+      _ = core.busyAnswer.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
     close(fd)
   }

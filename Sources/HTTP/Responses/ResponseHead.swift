@@ -2,21 +2,20 @@
 enum ResponseHead {
   /// Appends the head for `response` to `output`. `contentLength` is `nil` for streams;
   /// `keepAlive` decides the `Connection` header; `minorVersion` is the request's HTTP
-  /// version; `date` is the `Date` value.
+  /// version; `date` is the `Date` value; `security` the server's security headers, each
+  /// left out when the response sets it itself.
   static func write(
     _ response: Response, contentLength: Int?, keepAlive: Bool, minorVersion: Int, date: [UInt8],
-    into output: inout [UInt8]
+    security: SecurityHeaderBlock, into output: inout [UInt8]
   ) {
     output.append(contentsOf: statusLine(response.status))
+    var setByResponse: SecurityHeaderBlock.Fields = []
     for (name, value) in response.headers
     where !HTTPHeaders.namesEqual(name, "Content-Length") && !HTTPHeaders.namesEqual(name, "Connection") {
-      // A handler may echo client input into a header: never let it start a new line.
-      guard !name.isEmpty, name.utf8.allSatisfy(isHeaderNameByte) else { continue }
-      output.append(contentsOf: name.utf8)
-      output.append(contentsOf: separator)
-      for byte in value.utf8 { output.append(byte == CR || byte == LF || byte == 0 ? SP : byte) }
-      output.append(contentsOf: lineEnd)
+      setByResponse.formUnion(security.fields(named: name))
+      appendField(name, value, to: &output)
     }
+    security.write(skipping: setByResponse, into: &output)
     output.append(contentsOf: dateField)
     output.append(contentsOf: date)
     output.append(contentsOf: lineEnd)
@@ -30,6 +29,17 @@ enum ResponseHead {
     } else if minorVersion == 0 {
       output.append(contentsOf: keepAliveField)
     }
+    output.append(contentsOf: lineEnd)
+  }
+
+  /// Appends `name: value\r\n`, or nothing when `name` is not a token. A handler may echo
+  /// client input into a header: CR, LF and NUL in `value` become spaces, so it can never
+  /// start a new line.
+  static func appendField(_ name: String, _ value: String, to output: inout [UInt8]) {
+    guard !name.isEmpty, name.utf8.allSatisfy(isHeaderNameByte) else { return }
+    output.append(contentsOf: name.utf8)
+    output.append(contentsOf: separator)
+    for byte in value.utf8 { output.append(byte == CR || byte == LF || byte == 0 ? SP : byte) }
     output.append(contentsOf: lineEnd)
   }
 

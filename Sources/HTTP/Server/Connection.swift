@@ -327,7 +327,7 @@ final class Connection: @unchecked Sendable {
     if !hasPendingOutput { lastWriteProgress = loop.now }
     ResponseHead.write(
       response, contentLength: contentLength, keepAlive: keepAlive, minorVersion: minorVersion, date: loop.date,
-      into: &output)
+      security: loop.core.securityHeaders, into: &output)
   }
 
   private func flush() {

@@ -18,6 +18,7 @@ import Synchronization
 public final class HTTPServer: Sendable {
   private struct State {
     var loops: [EventLoop] = []
+    var tls: ReloadableTLSContext?
     var port = 0
     var running = 0
     var started = false
@@ -58,7 +59,7 @@ public final class HTTPServer: Sendable {
     try state.withLock { state in
       guard !state.started else { return }
       signal(SIGPIPE, SIG_IGN)
-      let tls = try configuration.tls.map { configuration throws(TLSError) in try TLSContext(configuration) }
+      let tls = try configuration.tls.map { configuration throws(TLSError) in try ReloadableTLSContext(configuration) }
       let core = ServerCore(configuration: configuration, router: router, state: shared, tls: tls)
       var port = configuration.port
       var loops: [EventLoop] = []
@@ -79,6 +80,7 @@ public final class HTTPServer: Sendable {
         throw error
       }
       state.loops = loops
+      state.tls = tls
       state.port = port
       state.running = loops.count
       state.started = true
@@ -90,17 +92,39 @@ public final class HTTPServer: Sendable {
         thread.name = "http-loop-\(index)"
         thread.start()
       }
+      if let tls, let interval = tls.configuration.reloadCheckInterval {
+        tls.startWatching(every: interval, report: tls.configuration.onReload)
+      }
     }
   }
 
-  /// Starts if needed, then serves until SIGTERM or SIGINT, drains, and returns.
+  /// Loads the certificate and key again from their files: new connections get the new
+  /// pair, connections already open keep theirs. SIGHUP does the same while ``run()`` runs.
+  ///
+  /// - Throws: ``TLSError`` if the server does not serve HTTPS, or if the new pair does not
+  ///   load or does not match; the previous pair is then still served.
+  public func reloadCertificate() throws(TLSError) {
+    guard let tls = state.withLock({ $0.tls }) else {
+      throw TLSError(description: "TLS: the server does not serve HTTPS, so it has no certificate to reload")
+    }
+    if case .refused(let error) = tls.reload() { throw error }
+  }
+
+  /// Starts if needed, then serves until SIGTERM or SIGINT, drains, and returns. With
+  /// HTTPS, SIGHUP loads the certificate and key again (see ``TLSConfiguration``).
   public func run() async throws {
     try start()
-    signal(SIGTERM, SIG_IGN)
-    signal(SIGINT, SIG_IGN)
-    let sources = [SIGTERM, SIGINT].map { signalNumber in
+    var handlers: [Int32: @Sendable () -> Void] = [
+      SIGTERM: { [self] in Task { await shutdown() } },
+      SIGINT: { [self] in Task { await shutdown() } },
+    ]
+    if let tls = state.withLock({ $0.tls }) {
+      handlers[SIGHUP] = { tls.configuration.onReload(tls.reload()) }
+    }
+    let sources = handlers.map { signalNumber, handler in
+      signal(signalNumber, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-      source.setEventHandler { [self] in Task { await shutdown() } }
+      source.setEventHandler(handler: handler)
       source.resume()
       return source
     }
@@ -139,6 +163,7 @@ public final class HTTPServer: Sendable {
     let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
       state.running -= 1
       guard state.running == 0 else { return [] }
+      state.tls?.stopWatching()
       defer { state.stopWaiters = [] }
       return state.stopWaiters
     }

@@ -11,8 +11,12 @@ public struct ServerConfiguration: Sendable {
   public var eventLoops: Int = SystemInfo.activeProcessorCount
   /// Parser and connection limits and timeouts.
   public var limits = HTTPLimits()
-  /// Certificate and key for HTTPS. Default `nil`: plain HTTP.
+  /// Certificate and key for HTTPS, and which TLS versions and suites are offered.
+  /// Default `nil`: plain HTTP.
   public var tls: TLSConfiguration?
+  /// The headers that tell browsers how to protect the pages and answers of this server,
+  /// sent on every response. Default: ``SecurityHeaders/init()``.
+  public var securityHeaders = SecurityHeaders()
   /// How often an idle event stream gets a `: ping` comment. Default 15 s.
   public var heartbeatInterval: Duration = .seconds(15)
   /// Bytes an event stream may have queued and unsent before sends are refused or
@@ -35,18 +39,4 @@ public struct ServerConfiguration: Sendable {
 
   /// The defaults listed on each property.
   public init() {}
-}
-
-/// Paths of a PEM certificate chain and private key.
-public struct TLSConfiguration: Sendable {
-  /// PEM file holding the certificate, then any intermediates.
-  public var certificatePath: String
-  /// PEM file holding the private key.
-  public var privateKeyPath: String
-
-  /// HTTPS with the given certificate chain and key; TLS 1.2 or newer.
-  public init(certificatePath: String, privateKeyPath: String) {
-    self.certificatePath = certificatePath
-    self.privateKeyPath = privateKeyPath
-  }
 }

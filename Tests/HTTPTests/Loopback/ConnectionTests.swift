@@ -190,6 +190,7 @@ import Testing
       }
       #expect(statusCode(answers.0) == 503)
       #expect(answers.0.contains(#""code":"server_busy""#))
+      #expect(answers.0.contains("\r\nContent-Security-Policy: \(SecurityHeaders.defaultContentSecurityPolicy)\r\n"))
       // The first client is gone now; once the server has seen that, the listener accepts.
       for _ in 0..<150 where server.connectionCount > 1 { try await Task.sleep(for: .milliseconds(20)) }
       let next = try await curl(["http://127.0.0.1:\(server.port)/hello"])

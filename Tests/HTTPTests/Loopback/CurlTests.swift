@@ -67,37 +67,4 @@ import Testing
       #expect(traversal.output == "404")
     }
   }
-
-  @Test func servesHttpsWithASelfSignedCertificate() async throws {
-    let directory = NSTemporaryDirectory() + "tls-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let status = try await run(
-      "/usr/bin/openssl",
-      [
-        "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
-        "-subj", "/CN=localhost", "-keyout", directory + "/key.pem", "-out", directory + "/cert.pem",
-      ])
-    try #require(status == 0)
-    var configuration = testConfiguration()
-    configuration.tls = TLSConfiguration(
-      certificatePath: directory + "/cert.pem", privateKeyPath: directory + "/key.pem")
-    try await withServer(configuration) { server in
-      let url = "https://127.0.0.1:\(server.port)/hello"
-      let secure = try await curl(["-k", "--tlsv1.2", url, url])
-      #expect(secure.output == "hellohello")
-      let plain = try await curl(["http://127.0.0.1:\(server.port)/hello"])
-      #expect(plain.output != "hello")
-      let old = try await curl(["-k", "--tlsv1.0", "--tls-max", "1.1", url])
-      #expect(old.status != 0)
-    }
-  }
-
-  @Test func missingCertificateFailsToStart() {
-    var configuration = testConfiguration()
-    configuration.tls = TLSConfiguration(
-      certificatePath: "/nonexistent/cert.pem", privateKeyPath: "/nonexistent/key.pem")
-    let server = HTTPServer(configuration: configuration, router: Router())
-    #expect(throws: TLSError.self) { try server.start() }
-  }
 }
