@@ -24,10 +24,11 @@ import Synchronization
 /// .session))` values belong to one session (and are dropped with it), while other shared
 /// keys are shared by every session of the process.
 /// Builds a session's store from its initial state, its dependencies, the fanout its action
-/// log goes to, and the check each change must pass to become a version.
+/// log goes to, the recorder of its history (if kept), and the check each change must pass
+/// to become a version.
 typealias StoreFactory<State: Sendable, Action: Sendable> =
   (
-    State, @escaping (inout DependencyValues) -> Void, EventFanout,
+    State, @escaping (inout DependencyValues) -> Void, EventFanout, (any StoreActionObserver<Action>)?,
     @escaping @Sendable (StoreSnapshot<State>) -> Bool
   ) -> Store<State, Action>
 
@@ -39,13 +40,19 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   /// Set when several processes share a PostgreSQL database (see ``SessionCluster``).
   let cluster: SessionCluster?
   let metrics = HostMetrics()
-  private let makeInitialState: @Sendable () -> State
+  let makeInitialState: @Sendable () -> State
   /// Builds each session's store. Not `@Sendable` because reducer types need not be; it
   /// only builds fresh values from the reducer closure, so calling it from any task is safe.
   nonisolated(unsafe) private let makeStore: StoreFactory<State, Action>
+  /// The feature's reducer, for replaying a session's history. Not `@Sendable` for the same
+  /// reason; a reducer holds no per-store state, so reducing with it from any task is safe.
+  nonisolated(unsafe) let feature: Reduce<State, Action>
+  /// The feature's type, module first (`StoreHostDemo.AppFeature`): what a test exported
+  /// from a session's history runs.
+  let featureTypeName: String
   /// Sent to a session's store when it is rebuilt from its saved state (see ``init(configuration:persistence:cluster:tokenSigner:initialState:reducer:withDependencies:resumedAction:)``).
   private let resumedAction: Action?
-  private let prepareDependencies: @Sendable (inout DependencyValues) -> Void
+  let prepareDependencies: @Sendable (inout DependencyValues) -> Void
   private let sessions = Mutex<[SessionID: Session<State, Action>]>([:])
   /// Saved sessions this build cannot read, with why: kept, never served or deleted here.
   let unreadable = Mutex<[SessionID: UnreadableSession]>([:])
@@ -102,12 +109,15 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     // Built once and shared by every session's store: a reducer is a value holding no
     // per-store state (dependencies are read per action, effects belong to each store).
     let feature = Reduce(reducer())
-    self.makeStore = { state, dependencies, events, acceptChange in
+    self.feature = feature
+    self.featureTypeName = String(reflecting: Feature.self)
+    self.makeStore = { state, dependencies, events, actionObserver, acceptChange in
       Store(
         initialState: state,
         reducer: { ActionLogging(base: feature, events: events) },
         withDependencies: dependencies,
-        acceptingChange: acceptChange)
+        acceptingChange: acceptChange,
+        observingActions: actionObserver)
     }
   }
 
@@ -132,7 +142,11 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   @discardableResult
   public func restoreSessions() async throws -> SessionRestoreReport {
     guard cluster == nil else { return SessionRestoreReport(restored: 0, unreadable: []) }
-    let saved = try await persistence.loadAll()
+    var saved = try await persistence.loadAll()
+    if configuration.historyLength == 0, saved.contains(where: { !$0.history.isEmpty }) {
+      try await persistence.deleteAllHistory()
+      for index in saved.indices { saved[index].history = [] }
+    }
     var restored: [Session<State, Action>] = []
     var reservations: [SessionReservation] = []
     var setAside: [UnreadableSession] = []
@@ -261,11 +275,20 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   /// reservation is durable.
   func session(restoring snapshot: SessionSnapshot, reservation: SessionReservation) throws -> Session<State, Action> {
     let state = try readState(of: snapshot)
+    let history = makeHistory(restoring: snapshot.history)
     return try Session(
       id: snapshot.id, version: reservation.version, createdAt: snapshot.createdAt,
       restored: (snapshot.answers, reservation.reservedVersion), limits: configuration.limits,
       durability: configuration.durability, stateVersion: SavedState.version(of: State.self), persistence: persistence,
-      initialState: { state }, dependencies: dependencies(of: snapshot.id), makeStore: makeStore)
+      history: history, initialState: { state }, dependencies: dependencies(of: snapshot.id, history: history),
+      makeStore: makeStore)
+  }
+
+  /// A recorder of a session's history going on from `restored`, when the host keeps one.
+  private func makeHistory(restoring restored: [HistoryRecord] = []) -> HistoryRecorder<State, Action>? {
+    guard configuration.historyLength > 0 else { return nil }
+    return HistoryRecorder(
+      capacity: configuration.historyLength, stateVersion: SavedState.version(of: State.self), restored: restored)
   }
 
   /// Sends ``resumedAction`` to a session rebuilt from its saved state.
@@ -273,11 +296,18 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     if let resumedAction { session.store.send(resumedAction) }
   }
 
-  /// The dependencies of a session's store: the host's, and the session's id.
-  private func dependencies(of id: SessionID) -> (inout DependencyValues) -> Void {
+  /// The dependencies of a session's store: the host's, and the session's id; with a
+  /// history, the UUIDs and dates its reducer draws are recorded.
+  private func dependencies(
+    of id: SessionID, history: HistoryRecorder<State, Action>?
+  ) -> (inout DependencyValues) -> Void {
     { [prepareDependencies] values in
       prepareDependencies(&values)
       values.sessionID = id.rawValue
+      if let history {
+        values.uuid = history.recording(values.uuid)
+        values.date = history.recording(values.date)
+      }
     }
   }
 
@@ -307,15 +337,17 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     }
   }
 
-  /// Creates a session, or throws 503 when the host holds ``SessionLimits/maxSessions``.
-  /// In a cluster it is stored at version 0 at once, owned by this process, so any process
-  /// can find it.
-  func createSession() async throws -> Session<State, Action> {
+  /// Creates a session starting from `initialState` (the host's initial state when `nil`),
+  /// or throws 503 when the host holds ``SessionLimits/maxSessions``. In a cluster it is
+  /// stored at version 0 at once, owned by this process, so any process can find it.
+  func createSession(initialState: State? = nil) async throws -> Session<State, Action> {
     let id = SessionID.random()
+    let history = makeHistory()
     let session = try Session(
       id: id, version: 0, createdAt: Date(), restored: nil, limits: configuration.limits,
       durability: configuration.durability, stateVersion: SavedState.version(of: State.self), persistence: persistence,
-      initialState: makeInitialState, dependencies: dependencies(of: id), makeStore: makeStore)
+      history: history, initialState: { initialState ?? makeInitialState() },
+      dependencies: dependencies(of: id, history: history), makeStore: makeStore)
     let added = sessions.withLock { sessions in
       guard sessions.count < configuration.limits.maxSessions else { return false }
       sessions[session.id] = session

@@ -12,6 +12,11 @@ public struct SessionHostConfiguration: Sendable {
   public var effectsWaitTimeout: Duration = .seconds(30)
   /// The reconnection delay suggested to event stream clients (`retry:`). Default 2 s.
   public var eventStreamRetry: Duration = .seconds(2)
+  /// How many steps of each session's history are kept (see ``SessionHistory``): its
+  /// actions, who sent them and the versions they made, saved with the session. It holds
+  /// what users typed. 0 (the default) keeps none, and a host started so deletes any kept
+  /// before.
+  public var historyLength = 0
 
   public init() {}
 }

@@ -94,6 +94,17 @@ public final class SQLiteSessionPersistence: SessionPersistence {
     queue.enqueueForgetAnswers(before: date)
   }
 
+  /// Deletes every session's history in the next transaction, and returns once it committed.
+  public func deleteAllHistory() async throws {
+    try await withCheckedThrowingContinuation { queue.enqueueDeleteAllHistory(WriteQueue.Waiter($0)) }
+  }
+
+  /// The session `id` stored in the SQLite file at `path`, with its history, read without
+  /// writing to the file (as ``readSessions(path:)``): `nil` when it is not stored.
+  public static func readSession(_ id: SessionID, path: String) throws -> SessionSnapshot? {
+    try SessionTable.readSession(id, path: path)
+  }
+
   /// Every session stored in the SQLite file at `path`, without its remembered answers,
   /// read without writing to the file: a build about to be deployed can check that it reads
   /// them while another StoreHost version still serves the file.

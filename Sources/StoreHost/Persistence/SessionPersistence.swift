@@ -26,12 +26,18 @@ public protocol SessionPersistence: Sendable {
   /// not stored, or stored at a later version, is left as it is.
   func reserve(_ reservations: [SessionReservation]) async throws
 
-  /// Forgets the session, with its remembered answers. A later ``save(_:)`` of the same id
+  /// Forgets the session, with its remembered answers and its history. A later ``save(_:)`` of the same id
   /// stores it again.
   func delete(_ id: SessionID) async throws
 
   /// Forgets the remembered answers given before `date`.
   func forgetAnswers(answeredBefore date: Date) async throws
+
+  /// Forgets the history of every stored session (``SessionSave/newHistory``): a host that
+  /// keeps none calls it as it starts, so turning history off deletes what was kept. A
+  /// persistence that stores no history (it ignores ``SessionSave/newHistory``) has nothing
+  /// to do, which is what the default implementation does.
+  func deleteAllHistory() async throws
 
   /// Returns once every earlier save and delete is durable, or throws why it is not.
   func flush() async throws
@@ -58,6 +64,9 @@ extension SessionPersistence {
   public func save(_ snapshot: SessionSnapshot) async throws {
     try await save(SessionSave(snapshot))
   }
+
+  /// Does nothing: for persistences that store no history.
+  public func deleteAllHistory() async throws {}
 }
 
 /// Errors of ``SessionPersistence`` implementations beyond those of the storage itself.

@@ -19,10 +19,13 @@ public struct SessionSnapshot: Hashable, Sendable {
   /// Answers to requests sent with an `Idempotency-Key`, none reporting a version past
   /// ``version``.
   public var answers: [RememberedAnswer]
+  /// The session's kept history, oldest step first (see ``HistoryRecord``); empty when none
+  /// is kept.
+  public var history: [HistoryRecord]
 
   public init(
     id: SessionID, version: Int, state: Data, stateVersion: Int = 0, reservedVersion: Int? = nil, createdAt: Date,
-    lastActiveAt: Date, answers: [RememberedAnswer] = []
+    lastActiveAt: Date, answers: [RememberedAnswer] = [], history: [HistoryRecord] = []
   ) {
     self.id = id
     self.version = version
@@ -32,6 +35,7 @@ public struct SessionSnapshot: Hashable, Sendable {
     self.createdAt = createdAt
     self.lastActiveAt = lastActiveAt
     self.answers = answers
+    self.history = history
   }
 
   /// The version the session continues from when it is read back: ``version`` when nothing
@@ -62,11 +66,15 @@ public struct SessionSave: Sendable {
   /// ``version``. Read when the save is written, in the same transaction as the state, so
   /// an answer is durable exactly when the state it reports is.
   public let newAnswers: @Sendable () -> [RememberedAnswer]
+  /// The history steps to store with this save, when the session keeps a history: read
+  /// when the save is written, in the same transaction as the state.
+  public let newHistory: (@Sendable () -> HistoryWrite)?
 
   public init(
     id: SessionID, version: Int, stateVersion: Int = 0, reservedVersion: Int? = nil, createdAt: Date,
     lastActiveAt: Date, encodeState: @escaping @Sendable () throws -> [UInt8],
-    newAnswers: @escaping @Sendable () -> [RememberedAnswer] = { [] }
+    newAnswers: @escaping @Sendable () -> [RememberedAnswer] = { [] },
+    newHistory: (@Sendable () -> HistoryWrite)? = nil
   ) {
     self.id = id
     self.version = version
@@ -76,16 +84,22 @@ public struct SessionSave: Sendable {
     self.lastActiveAt = lastActiveAt
     self.encodeState = encodeState
     self.newAnswers = newAnswers
+    self.newHistory = newHistory
   }
 
-  /// A save of `snapshot`, whose state is encoded already, with its answers.
+  /// A save of `snapshot`, whose state is encoded already, with its answers and history.
   public init(_ snapshot: SessionSnapshot) {
     let state = [UInt8](snapshot.state)
     let answers = snapshot.answers
+    var newHistory: (@Sendable () -> HistoryWrite)?
+    if let first = snapshot.history.first {
+      let write = HistoryWrite(records: snapshot.history, firstKeptStep: first.step)
+      newHistory = { write }
+    }
     self.init(
       id: snapshot.id, version: snapshot.version, stateVersion: snapshot.stateVersion,
       reservedVersion: snapshot.reservedVersion, createdAt: snapshot.createdAt, lastActiveAt: snapshot.lastActiveAt,
-      encodeState: { state }, newAnswers: { answers })
+      encodeState: { state }, newAnswers: { answers }, newHistory: newHistory)
   }
 
   /// The snapshot to store: the state encoded now, with the new answers as of now.

@@ -36,6 +36,8 @@ final class WriteQueue: Sendable {
     var urgentWaiters = 0
     /// Answers given before this are forgotten in the batch's transaction.
     var forgetAnswersBefore: Date?
+    /// Every session's history is deleted first in the batch's transaction.
+    var deleteAllHistory = false
     /// Flushes, resumed once every change committed.
     var flushWaiters: [Waiter] = []
     /// Resumed with every session after the changes committed.
@@ -99,6 +101,18 @@ final class WriteQueue: Sendable {
       state.oldestUnwaitedChange = .now
       return true
     } orFail: { _ in }
+  }
+
+  /// Has the next batch delete every session's history first, then resume `waiter` once
+  /// it committed.
+  func enqueueDeleteAllHistory(_ waiter: Waiter) {
+    enqueue { state in
+      state.batch.deleteAllHistory = true
+      state.batch.flushWaiters.append(waiter)
+      return true
+    } orFail: {
+      waiter.resume(throwing: $0)
+    }
   }
 
   /// Asks the writer to commit everything queued, then resume `waiter`.

@@ -17,7 +17,7 @@ import Synchronization
 /// becomes a version (``SessionChanges``), which diffs it against the previous version
 /// and checks the size limit; the patch found there is what `?patch=1` streams get, and the
 /// state's JSON is made once per version, only when a client, a read or a save needs it.
-final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Sendable {
+final class Session<State: Codable & Equatable & Sendable, Action: Encodable & Sendable>: Sendable {
   let id: SessionID
   let store: Store<State, Action>
   let events: EventFanout
@@ -34,6 +34,8 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
   private let publishing: Mutex<Publishing>
   private let idempotency: Mutex<IdempotencyLedger>
   private let observation: Mutex<StoreObservation?> = Mutex(nil)
+  /// The session's recent history, when the host keeps one (see ``SessionHistory``).
+  let history: HistoryRecorder<State, Action>?
 
   private struct Activity {
     var lastActiveAt: Date
@@ -76,8 +78,9 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
   /// A session whose store starts from `initialState()` at `version`; the state is made,
   /// and the store runs, with `dependencies` applied. A restored session (`restored` set)
   /// is durable at `version` with versions up to `publishLimit` reserved, and starts with
-  /// the answers saved with it; a new one is not saved until ``saveCurrent()``, and may
+  /// the answers saved with it; a new one is not saved until ``saveLatest()``, and may
   /// publish up to the first save's reservation, which no stored row can contradict.
+  /// `history`, when given, records the session from here (its store tells it every action).
   init(
     id: SessionID,
     version: Int,
@@ -87,6 +90,7 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     durability: Durability,
     stateVersion: Int,
     persistence: any SessionPersistence,
+    history: HistoryRecorder<State, Action>? = nil,
     initialState: () throws -> State,
     dependencies: @escaping (inout DependencyValues) -> Void,
     makeStore: StoreFactory<State, Action>
@@ -97,18 +101,26 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     self.persistence = persistence
     self.reservationWindow = durability == .strict ? 0 : Self.fastReservationWindow
     self.stateVersion = stateVersion
+    self.history = history
     let state = try withDependencies(dependencies) { try initialState() }
     let initial = StoreSnapshot(state: state, version: 0)
     let json = try initial.encodedState().trimmed()
     let changes = SessionChanges(initial: initial, size: json.count, maxSize: limits.maxStateBytes)
     self.changes = changes
+    history?.begin(restored == nil ? .created : .resumed, at: version, json: json)
     let published = PublishedState(version: version, json: json)
     self.events = EventFanout(initial: published, historyLength: limits.eventHistoryLength)
     self.publishing = Mutex(
       Publishing(
         latest: published, publishLimit: restored?.publishLimit ?? version + reservationWindow,
         durableVersion: restored == nil ? version - 1 : version))
-    self.store = makeStore(state, dependencies, events) { changes.accept($0) }
+    self.store = makeStore(state, dependencies, events, history) { next in
+      guard changes.accept(next) else {
+        history?.didRefuse()
+        return false
+      }
+      return true
+    }
     changes.adoptInitial(store.snapshot)
     self.activity = Mutex(
       Activity(
@@ -236,6 +248,13 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     if let deferred { queueSave(of: deferred) }
   }
 
+  /// Forgets the session's history, which starts again at the current version, and saves
+  /// that, so the stored history goes too.
+  func clearHistory() {
+    history?.clear()
+    saveLatest()
+  }
+
   /// Waits until every change so far is published and saved.
   func flush() async throws {
     try await waitUntilDurable(version)
@@ -258,11 +277,13 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     let current = store.snapshot
     let version = baseVersion + current.version
     let size = changes.size
+    let history = history?.saving(through: version)
     let final = SessionSave(
       id: id, version: version, stateVersion: stateVersion, reservedVersion: version, createdAt: createdAt,
       lastActiveAt: activity.withLock { $0.lastActiveAt },
       encodeState: { try current.encodedState(capacity: size + 64) },
-      newAnswers: { [self] in idempotency.withLock { $0.unsavedAnswers(through: version) } })
+      newAnswers: { [self] in idempotency.withLock { $0.unsavedAnswers(through: version) } },
+      newHistory: history?.write)
     close()
     defer { events.close() }
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -296,6 +317,7 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
   private func stateDidChange(_ snapshot: StoreSnapshot<State>) {
     guard snapshot.version > 0 else { return }
     let change = changes.didPublish(snapshot)
+    history?.didPublish(change.snapshot, version: baseVersion + snapshot.version, patch: change.patch)
     let startFlush = publishing.withLock { publishing in
       publishing.pending.append(change)
       defer { publishing.isFlushing = true }
@@ -343,20 +365,21 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     }
   }
 
-  /// A save of `published`, reserving ``reservationWindow`` versions past it, with the
-  /// answers not saved yet.
-  private func save(of published: PublishedState) -> SessionSave {
+  /// Queues a save of `published`, reserving ``reservationWindow`` versions past it, with
+  /// the answers and the history not saved yet.
+  private func queueSave(of published: PublishedState) {
     let version = published.version
-    return SessionSave(
+    let history = history?.saving(through: version)
+    let save = SessionSave(
       id: id, version: version, stateVersion: stateVersion, reservedVersion: version + reservationWindow,
       createdAt: createdAt, lastActiveAt: activity.withLock { $0.lastActiveAt },
       encodeState: { try published.json() },
-      newAnswers: { [self] in idempotency.withLock { $0.unsavedAnswers(through: version) } })
-  }
-
-  private func queueSave(of published: PublishedState) {
-    let save = save(of: published)
-    persistence.save(save) { [weak self] error in self?.didCommit(save, error: error) }
+      newAnswers: { [self] in idempotency.withLock { $0.unsavedAnswers(through: version) } },
+      newHistory: history?.write)
+    persistence.save(save) { [weak self] error in
+      if error == nil { history?.didCommit() }
+      self?.didCommit(save, error: error)
+    }
   }
 
   /// A save became durable, or failed: publishes what its reservation covers and resumes
