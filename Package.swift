@@ -62,6 +62,8 @@ let package = Package(
     .library(name: "ComposableTesting", targets: ["ComposableTesting"]),
     .library(name: "HTTP", targets: ["HTTP"]),
     .library(name: "StoreHost", targets: ["StoreHost"]),
+    // The demo's features, for a test exported from a demo session's history.
+    .library(name: "StoreHostDemo", targets: ["StoreHostDemo"]),
     .executable(name: "storehost", targets: ["storehost"]),
   ],
   dependencies: isDependencyCheckout
