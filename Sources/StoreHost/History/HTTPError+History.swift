@@ -15,8 +15,9 @@ extension HTTPError {
         + (kept.map { "; it keeps versions \($0.lowerBound) to \($0.upperBound)." } ?? "; it keeps none."))
   }
 
-  static func invalidVersion(_ text: String) -> HTTPError {
-    HTTPError(status: 400, code: "invalid_version", message: "'\(text)' is not a version: give a whole number.")
+  /// A path or query parameter that is not a whole number of zero or more.
+  static func invalidNumber(_ name: String, _ text: String) -> HTTPError {
+    HTTPError(status: 400, code: "invalid_parameter", message: "The \(name) '\(text)' is not a whole number.")
   }
 
   static func historyUnreadable(_ detail: String) -> HTTPError {

@@ -30,8 +30,8 @@ extension SessionHost {
   private func historyPage(
     _ request: Request, of session: Session<State, Action>, _ history: HistoryRecorder<State, Action>
   ) throws -> Response {
-    let from = try request.queryItem("from").map(version(from:))
-    let limit = try request.queryItem("limit").map(version(from:)).map { min(max($0, 1), Self.maxHistoryPage) }
+    let from = try request.queryItem("from").map { try number("from", $0) }
+    let limit = try request.queryItem("limit").map { min(max(try number("limit", $0), 1), Self.maxHistoryPage) }
     let steps = history.steps
     let start = from.flatMap { from in steps.firstIndex { $0.version >= from } } ?? (from == nil ? 0 : steps.count)
     var end = min(start + (limit ?? Self.defaultHistoryPage), steps.count)
@@ -53,7 +53,7 @@ extension SessionHost {
   /// after the last step at that version, in this build's state version.
   private func historyState(_ request: Request) async throws -> Response {
     try await withHistory(request) { session, history in
-      let version = try version(from: request.parameters["version"] ?? "")
+      let version = try number("version", request.parameters["version"] ?? "")
       let state = try keptState(at: version, in: history)
       return stateResponse(id: session.id, version: version, state: state.serializedBytes())
     }
@@ -65,7 +65,7 @@ extension SessionHost {
     try await withHistory(request) { session, history in
       let source = try Self.testSource(
         of: session.id, records: history.records, featureTypeName: featureTypeName,
-        origin: "GET /api/sessions/\(session.id)/history/test.swift", dependencies: replayDependencies)
+        origin: "GET /api/sessions/\(session.id)/history/test.swift", dependencies: replayDependencies(of: session.id))
       var response = Response(status: 200, body: .bytes(Array(source.utf8)))
       response.headers.set("Content-Type", "text/x-swift; charset=utf-8")
       response.headers.set("Content-Disposition", #"attachment; filename="\#(Self.testFileName(of: session.id))""#)
@@ -77,16 +77,16 @@ extension SessionHost {
   /// state at that version, answered as `POST /api/sessions` is (201 and the new session's
   /// cookie). The session forked is left as it is.
   private func fork(_ request: Request) async throws -> Response {
-    try await withHistory(request) { _, history in
+    try await withHistory(request) { session, history in
       let version = try request.decode(ForkRequest.self).version
       let json = try keptState(at: version, in: history)
       let state: State
       do {
-        state = try Self.readReplayState(json, dependencies: replayDependencies).state
+        state = try Self.readReplayState(json, dependencies: replayDependencies(of: session.id)).state
       } catch {
         throw HTTPError.historyUnreadable("the state at version \(version) does not decode: \(error)")
       }
-      return try createdSessionResponse(try await createSession(initialState: liveState(state)))
+      return try createdSessionResponse(try await createSession { self.liveState(state) })
     }
   }
 
@@ -94,10 +94,11 @@ extension SessionHost {
   /// reducer in a new session and answers as `POST /api/sessions` does, with a `replay`
   /// report: the first version whose state differs from the recorded one, if any.
   private func replay(_ request: Request) async throws -> Response {
-    try await withHistory(request) { _, history in
-      let script = try Self.script(of: history.records, dependencies: replayDependencies)
-      let outcome = HistoryReplay(feature: feature, dependencies: replayDependencies, write: Self.written).run(script)
-      let session = try await createSession(initialState: liveState(outcome.state))
+    try await withHistory(request) { session, history in
+      let dependencies = replayDependencies(of: session.id)
+      let script = try Self.script(of: history.records, dependencies: dependencies)
+      let outcome = HistoryReplay(feature: feature, dependencies: dependencies, write: Self.written).run(script)
+      let session = try await createSession { self.liveState(outcome.state) }
       return try createdSessionResponse(session, adding: Array(#""replay":"#.utf8) + Self.report(of: outcome, script))
     }
   }
@@ -130,9 +131,9 @@ extension SessionHost {
     return try await body(session, history)
   }
 
-  private func version(from text: String) throws -> Int {
-    guard let version = Int(text), version >= 0 else { throw HTTPError.invalidVersion(text) }
-    return version
+  private func number(_ name: String, _ text: String) throws -> Int {
+    guard let number = Int(text), number >= 0 else { throw HTTPError.invalidNumber(name, text) }
+    return number
   }
 
   /// The state after the last kept step at `version`, in this build's state version.
@@ -160,7 +161,7 @@ extension SessionHost {
       of: snapshot.id, records: snapshot.history, featureTypeName: String(reflecting: feature), origin: origin,
       dependencies: { values in
         prepareDependencies(&values)
-        keepSharedValuesApart(&values)
+        keepSharedValuesApart(&values, session: snapshot.id)
       })
   }
 
@@ -204,27 +205,30 @@ extension SessionHost {
     try JSONValue(parsing: try JSONEncoding.encode(state))
   }
 
-  /// The host's dependencies with shared values kept apart: a replay (or the decoding of a
-  /// recorded state) never changes the values every session shares.
-  private var replayDependencies: @Sendable (inout DependencyValues) -> Void {
+  /// The host's dependencies for replaying the session `id`, with shared values kept apart:
+  /// a replay (or the decoding of a recorded state) never changes the values every session
+  /// shares.
+  private func replayDependencies(of id: SessionID) -> @Sendable (inout DependencyValues) -> Void {
     { [prepareDependencies] values in
       prepareDependencies(&values)
-      Self.keepSharedValuesApart(&values)
+      Self.keepSharedValuesApart(&values, session: id)
     }
   }
 
-  /// Gives `.appStorage`, `.fileStorage` and `.inMemory` keys storage of their own, in memory.
-  private static func keepSharedValuesApart(_ values: inout DependencyValues) {
+  /// Gives `.appStorage`, `.fileStorage` and `.inMemory` keys storage of their own, in
+  /// memory, for the session `id`.
+  private static func keepSharedValuesApart(_ values: inout DependencyValues, session id: SessionID) {
     values.defaultAppStorage = .inMemory()
     values.defaultFileStorage = .inMemory()
     values.defaultInMemoryStorage = InMemoryStorage()
+    values.sessionID = id.rawValue
   }
 
   /// `state`, decoded from a history, with the keyed shared values of a fresh initial state
-  /// in place of its detached copies: a new live session's state.
+  /// in place of its detached copies: a new session's state, made with its dependencies.
   private func liveState(_ state: State) -> State {
     var state = state
-    withDependencies(prepareDependencies) { reattachSharedValues(&state, from: makeInitialState()) }
+    reattachSharedValues(&state, from: makeInitialState())
     return state
   }
 

@@ -196,11 +196,14 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
 
   /// The state a snapshot saved, migrated to this build's state version and decoded, with
   /// the keyed shared values of a fresh initial state in place of the detached copies
-  /// decoding makes, so it follows its keys again.
+  /// decoding makes, so it follows its keys again; both made with the session's
+  /// dependencies, so its session-scoped keys are its own.
   func readState(of snapshot: SessionSnapshot) throws -> State {
-    var state = try SavedState.decode(State.self, from: snapshot.state, savedAt: snapshot.stateVersion)
-    withDependencies(prepareDependencies) { reattachSharedValues(&state, from: makeInitialState()) }
-    return state
+    try withDependencies(dependencies(of: snapshot.id, history: nil)) {
+      var state = try SavedState.decode(State.self, from: snapshot.state, savedAt: snapshot.stateVersion)
+      reattachSharedValues(&state, from: makeInitialState())
+      return state
+    }
   }
 
   /// Starts telling the sessions' presence watchers how many streams the host has open,
@@ -337,16 +340,17 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     }
   }
 
-  /// Creates a session starting from `initialState` (the host's initial state when `nil`),
-  /// or throws 503 when the host holds ``SessionLimits/maxSessions``. In a cluster it is
-  /// stored at version 0 at once, owned by this process, so any process can find it.
-  func createSession(initialState: State? = nil) async throws -> Session<State, Action> {
+  /// Creates a session starting from the state `initialState` makes with the session's
+  /// dependencies (the host's initial state when `nil`), or throws 503 when the host holds
+  /// ``SessionLimits/maxSessions``. In a cluster it is stored at version 0 at once, owned by
+  /// this process, so any process can find it.
+  func createSession(initialState: (() -> State)? = nil) async throws -> Session<State, Action> {
     let id = SessionID.random()
     let history = makeHistory()
     let session = try Session(
       id: id, version: 0, createdAt: Date(), restored: nil, limits: configuration.limits,
       durability: configuration.durability, stateVersion: SavedState.version(of: State.self), persistence: persistence,
-      history: history, initialState: { initialState ?? makeInitialState() },
+      history: history, initialState: initialState ?? makeInitialState,
       dependencies: dependencies(of: id, history: history), makeStore: makeStore)
     let added = sessions.withLock { sessions in
       guard sessions.count < configuration.limits.maxSessions else { return false }
