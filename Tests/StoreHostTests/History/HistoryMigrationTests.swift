@@ -1,0 +1,112 @@
+import ComposableArchitecture
+import Foundation
+import HTTP
+import Testing
+
+@testable import StoreHost
+
+/// A memo as a first build writes it...
+@Reducer
+private struct MemoV0 {
+  @ObservableState
+  struct State: Equatable, Codable, Sendable {
+    var text = ""
+  }
+
+  enum Action: Equatable, Sendable {
+    case write(String)
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      guard case let .write(text) = action else { return .none }
+      state.text = text
+      return .none
+    }
+  }
+}
+
+/// ...and as the next one does: `text` renamed `body`, with a migration.
+@Reducer
+private struct MemoV1 {
+  @ObservableState
+  struct State: Equatable, Codable, Sendable, MigratableState {
+    var body = ""
+
+    static var stateVersion: Int { 1 }
+
+    static func migrate(_ json: inout JSONValue, from version: Int) throws {
+      if version == 0 { json.renameMember("text", to: "body") }
+    }
+  }
+
+  enum Action: Equatable, Sendable {
+    case write(String)
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      guard case let .write(text) = action else { return .none }
+      state.body = text
+      return .none
+    }
+  }
+}
+
+private func configuration() -> SessionHostConfiguration {
+  var configuration = SessionHostConfiguration()
+  configuration.historyLength = 100
+  return configuration
+}
+
+@Suite struct HistoryMigrationTests {
+  @Test func aHistorySpanningAMigrationGivesEveryStateInTheNewShapeAndReplaysThroughTheNewBuild() async throws {
+    let persistence = InMemorySessionPersistence()
+    let old = SessionHost(
+      configuration: configuration(), persistence: persistence, tokenSigner: historySigner,
+      initialState: MemoV0.State(), reducer: { MemoV0() })
+    let session = try await old.createSession()
+    session.store.send(.write("first"))
+    session.store.send(.write("second"))
+    try await session.finish()
+
+    let new = SessionHost(
+      configuration: configuration(), persistence: persistence, tokenSigner: historySigner,
+      initialState: MemoV1.State(), reducer: { MemoV1() })
+    try await new.restoreSessions()
+    let restored = try #require(new.session(session.id))
+    restored.store.send(.write("third"))
+    let records = try #require(restored.history).records
+    #expect(records.map(\.stateVersion) == [0, 0, 0, 1, 1])
+    #expect(try JSONValue(parsing: records[4].json)["patch"] == [["op": "replace", "path": "/body", "value": "third"]])
+
+    var router = Router()
+    new.addRoutes(to: &router)
+    let token = new.tokenSigner.issue(sessionID: session.id)
+    func answer(_ method: String, _ path: String) async throws -> JSONValue {
+      let response = await router.respond(
+        to: Request(
+          method: method, path: "/api/sessions/\(session.id)\(path)", headers: ["Authorization": "Bearer \(token)"]))
+      guard case .bytes(let body) = response.body else { return .null }
+      return try JSONValue(parsing: body)
+    }
+    // A state an earlier build recorded is served as this build reads it.
+    #expect(try await answer("GET", "/history/1")["state"] == ["body": "first"])
+    #expect(try await answer("GET", "/history/3")["state"] == ["body": "third"])
+    let replay = try await answer("POST", "/replay")
+    #expect(replay["replay"]?["from"] == 0 && replay["replay"]?["to"] == 3)
+    #expect(replay["replay"]?["firstDifference"] == .null)
+    #expect(replay["state"] == ["body": "third"])
+    // The exported test starts from the first state, in the new shape.
+    let test = try String(
+      decoding: #require(await router.respond(to: Request(method: "GET", path: "/api/sessions/\(session.id)/history/test.swift", headers: ["Authorization": "Bearer \(token)"])).body.bytes), as: UTF8.self)
+    #expect(test.contains(##"try Recorded.state(\##n    #"{"body":""}"#,\##n    stateVersion: 1)"##))
+    #expect(test.contains(##"#"[{"op":"replace","path":"/body","value":"first"}]"#"##))
+  }
+}
+
+extension Response.Body {
+  var bytes: [UInt8]? {
+    if case .bytes(let bytes) = self { bytes } else { nil }
+  }
+}
