@@ -5,54 +5,6 @@ import Testing
 
 @testable import StoreHost
 
-/// A memo as a first build writes it...
-@Reducer
-private struct MemoV0 {
-  @ObservableState
-  struct State: Equatable, Codable, Sendable {
-    var text = ""
-  }
-
-  enum Action: Equatable, Sendable {
-    case write(String)
-  }
-
-  var body: some ReducerOf<Self> {
-    Reduce { state, action in
-      guard case let .write(text) = action else { return .none }
-      state.text = text
-      return .none
-    }
-  }
-}
-
-/// ...and as the next one does: `text` renamed `body`, with a migration.
-@Reducer
-private struct MemoV1 {
-  @ObservableState
-  struct State: Equatable, Codable, Sendable, MigratableState {
-    var body = ""
-
-    static var stateVersion: Int { 1 }
-
-    static func migrate(_ json: inout JSONValue, from version: Int) throws {
-      if version == 0 { json.renameMember("text", to: "body") }
-    }
-  }
-
-  enum Action: Equatable, Sendable {
-    case write(String)
-  }
-
-  var body: some ReducerOf<Self> {
-    Reduce { state, action in
-      guard case let .write(text) = action else { return .none }
-      state.body = text
-      return .none
-    }
-  }
-}
-
 private func configuration() -> SessionHostConfiguration {
   var configuration = SessionHostConfiguration()
   configuration.historyLength = 100
@@ -64,7 +16,7 @@ private func configuration() -> SessionHostConfiguration {
     let persistence = InMemorySessionPersistence()
     let old = SessionHost(
       configuration: configuration(), persistence: persistence, tokenSigner: historySigner,
-      initialState: MemoV0.State(), reducer: { MemoV0() })
+      initialState: NoteV0.State(), reducer: { NoteV0() })
     let session = try await old.createSession()
     session.store.send(.write("first"))
     session.store.send(.write("second"))
@@ -72,7 +24,7 @@ private func configuration() -> SessionHostConfiguration {
 
     let new = SessionHost(
       configuration: configuration(), persistence: persistence, tokenSigner: historySigner,
-      initialState: MemoV1.State(), reducer: { MemoV1() })
+      initialState: NoteV1.State(), reducer: { NoteV1() })
     try await new.restoreSessions()
     let restored = try #require(new.session(session.id))
     restored.store.send(.write("third"))
