@@ -357,7 +357,7 @@ def history(binary, args):
     batch = 25
     typing = [{"todos": {"binding": {"newTodoText": f"Buy {word}"}}} for word in LOREM.split()[:batch - 1]]
     actions = json.dumps(typing + [{"counter": "incrementButtonTapped"}]).encode()
-    for length in (0, 500):
+    for length in [0, 500] * args.history_rounds:
         server = Server(binary, "--history", str(length), "--max-sessions", str(count + 10), *UNLIMITED).start()
         try:
             time.sleep(0.5)
@@ -448,6 +448,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--kills", type=int, default=5)
     parser.add_argument("--history-sessions", type=int, default=1000)
+    parser.add_argument("--history-rounds", type=int, default=2, help="history scenario: runs of each setting, alternating")
     args = parser.parse_args()
     print("| benchmark | result |")
     print("| --- | --- |")

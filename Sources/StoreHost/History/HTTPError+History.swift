@@ -20,6 +20,12 @@ extension HTTPError {
     HTTPError(status: 400, code: "invalid_parameter", message: "The \(name) '\(text)' is not a whole number.")
   }
 
+  static func historyUnavailable() -> HTTPError {
+    HTTPError(
+      status: 503, code: "history_unavailable", message: "The session's history could not be read; try again shortly.",
+      headers: ["Retry-After": "1"])
+  }
+
   static func historyUnreadable(_ detail: String) -> HTTPError {
     HTTPError(status: 409, code: "history_unreadable", message: "This build cannot read the session's history: \(detail)")
   }

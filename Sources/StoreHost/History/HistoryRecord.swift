@@ -13,6 +13,11 @@ public struct HistoryRecord: Hashable, Sendable {
   public var json: [UInt8]
   /// The state's JSON at ``version``, when the step keeps it whole (the first step kept, and
   /// every so often, so any version is a few patches from a whole state).
+  ///
+  /// The steps ``SessionPersistence/loadAll()`` gives with a session may be an outline, when
+  /// the persistence ``SessionPersistence/storesHistory``: ``json`` empty, and ``state``
+  /// empty where the step keeps the whole state (`nil` elsewhere); ``SessionPersistence/history(of:)``
+  /// gives them whole.
   public var state: [UInt8]?
 
   public init(step: Int, version: Int, stateVersion: Int, json: [UInt8], state: [UInt8]?) {

@@ -27,7 +27,7 @@ final class HistoryRecorder<State: Encodable & Sendable, Action: Encodable & Sen
     var history: SessionHistory
     /// The session's latest version and its state, for steps that do not change it.
     var version: Int
-    var latest: StoreSnapshot<State>?
+    var latest: SessionChanges<State>.Change?
     var latestCheckpoint: HistoryCheckpoint?
     /// The actions of the send being reduced, none once its version is recorded.
     var pending: [RecordedAction] = []
@@ -37,7 +37,7 @@ final class HistoryRecorder<State: Encodable & Sendable, Action: Encodable & Sen
     /// The latest version's state as a checkpoint, made once.
     mutating func checkpointOfLatest() -> HistoryCheckpoint {
       if let latestCheckpoint { return latestCheckpoint }
-      let snapshot = latest!
+      let snapshot = latest!.snapshot
       let made = HistoryCheckpoint { try snapshot.encodedState() }
       latestCheckpoint = made
       return made
@@ -49,10 +49,13 @@ final class HistoryRecorder<State: Encodable & Sendable, Action: Encodable & Sen
   private let recording: Mutex<Recording>
 
   /// A recorder keeping `capacity` steps, going on from `restored` (the steps saved with the
-  /// session); ``begin(_:at:json:)`` records where it starts.
-  init(capacity: Int, stateVersion: Int, restored: [HistoryRecord] = []) {
+  /// session), and keeping saved steps in memory when its persistence does not
+  /// (`keepsSavedSteps`); ``begin(_:at:json:)`` records where it starts.
+  init(capacity: Int, stateVersion: Int, keepsSavedSteps: Bool, restored: [HistoryRecord] = []) {
     self.stateVersion = stateVersion
-    self.recording = Mutex(Recording(history: SessionHistory(capacity: capacity, restored: restored), version: 0))
+    self.recording = Mutex(
+      Recording(
+        history: SessionHistory(capacity: capacity, keepsSavedSteps: keepsSavedSteps, restored: restored), version: 0))
   }
 
   /// Records that the session starts (or starts again) at `version` with the state `json`.
@@ -91,17 +94,18 @@ final class HistoryRecorder<State: Encodable & Sendable, Action: Encodable & Sen
     }
   }
 
-  /// A new version of the state, in the store's serial section: the step of the send being
-  /// reduced, or of a change made elsewhere. `patch` leads from the version before.
-  func didPublish(_ snapshot: StoreSnapshot<State>, version: Int, patch: StatePatch?) {
+  /// A new version of the state, the session's `version`, in the store's serial section: the
+  /// step of the send being reduced, or of a change made elsewhere.
+  func didPublish(_ change: SessionChanges<State>.Change, version: Int) {
     let time = Date.now
     recording.withLock { recording in
       recording.version = version
-      recording.latest = snapshot
+      recording.latest = change
       recording.latestCheckpoint = nil
-      let json = HistoryStepJSON.step(version: version, time: time, actions: recording.pending, patch: patch?.operations)
+      let json = HistoryStepJSON.step(
+        version: version, time: time, actions: recording.pending, patch: change.patch?.operations)
       recording.pending.removeAll()
-      let checkpoint = patch == nil || recording.history.needsCheckpoint ? recording.checkpointOfLatest() : nil
+      let checkpoint = change.patch == nil || recording.history.needsCheckpoint ? recording.checkpointOfLatest() : nil
       recording.history.append(version: version, stateVersion: stateVersion, json: json, checkpoint: checkpoint)
     }
   }
@@ -176,12 +180,12 @@ final class HistoryRecorder<State: Encodable & Sendable, Action: Encodable & Sen
     )
   }
 
-  /// The steps kept, oldest first.
-  var steps: [SessionHistory.Step] { recording.withLock { $0.history.steps } }
+  /// What memory holds of the kept steps, oldest first: all of them (`isComplete`), or those
+  /// not saved yet; and the number of the oldest kept step.
+  var inMemory: (steps: [SessionHistory.Step], firstKeptStep: Int, isComplete: Bool) {
+    recording.withLock { ($0.history.steps, $0.history.firstKeptStep, $0.history.keepsSavedSteps) }
+  }
 
-  /// The steps kept, as stored, oldest first.
-  var records: [HistoryRecord] { steps.map(\.record) }
-
-  /// The steps kept at most.
+  /// The steps always kept.
   var capacity: Int { recording.withLock { $0.history.capacity } }
 }

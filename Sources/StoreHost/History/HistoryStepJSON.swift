@@ -54,7 +54,8 @@ enum HistoryStepJSON {
       json.append(UInt8(ascii: "}"))
     }
     json += Array(#"],"patch":"#.utf8) + (patch ?? Array("null".utf8)) + [UInt8(ascii: "}")]
-    return json
+    // Kept for as long as the step is: without the spare capacity appending left.
+    return json.trimmed()
   }
 
   /// A step without actions that keeps the whole state: where the history starts again.

@@ -6,6 +6,11 @@
 /// ``checkpointInterval`` holds the whole state as well, so any version is a few patches
 /// from a whole state, and older steps are dropped a checkpoint interval at a time: at most
 /// ``capacity`` + ``checkpointInterval`` - 1 are kept.
+///
+/// When the session's persistence stores the steps (``SessionPersistence/storesHistory``),
+/// a step leaves memory once its save is durable: memory holds the steps not saved yet and
+/// where the whole states are, and the rest is read back from storage. Otherwise every kept
+/// step stays in memory.
 struct SessionHistory: Sendable {
   /// One kept step.
   struct Step: Sendable {
@@ -23,50 +28,81 @@ struct SessionHistory: Sendable {
     }
   }
 
+  /// A kept step holding the whole state.
+  struct Checkpoint: Sendable, Equatable {
+    let step: Int
+    let version: Int
+  }
+
   /// The steps always kept.
   let capacity: Int
   /// One step in this many keeps the whole state.
   let checkpointInterval: Int
+  /// Whether saved steps stay in memory (their persistence does not keep them).
+  let keepsSavedSteps: Bool
+  /// The kept steps in memory: every one when ``keepsSavedSteps``, else those not saved yet.
   private(set) var steps: [Step] = []
+  /// The kept steps holding the whole state, oldest first: the first is the oldest kept step.
+  private(set) var checkpoints: [Checkpoint] = []
   /// The number the next step gets.
   private(set) var nextStep: Int
+  /// The version of the last step.
+  private(set) var lastVersion: Int?
   /// Steps from this one on are not saved yet.
   private var firstUnsavedStep: Int
   /// Steps since the last that keeps the whole state.
   private var sinceCheckpoint = 0
 
   /// A history keeping `capacity` steps, going on from `restored` (the steps saved with the
-  /// session, which are kept as saved).
-  init(capacity: Int, restored: [HistoryRecord] = []) {
+  /// session, which are saved; only their numbers, versions and which hold the whole state
+  /// are read unless ``keepsSavedSteps``).
+  init(capacity: Int, keepsSavedSteps: Bool, restored: [HistoryRecord] = []) {
     precondition(capacity > 0, "a history keeps at least one step")
     self.capacity = capacity
     self.checkpointInterval = max(1, capacity / 10)
+    self.keepsSavedSteps = keepsSavedSteps
     let ordered = restored.sorted { $0.step < $1.step }
     // A saved history begins at a whole state; anything before one cannot be read.
-    let readable = ordered.drop { $0.state == nil }
-    for record in readable {
-      steps.append(
-        Step(
-          step: record.step, version: record.version, stateVersion: record.stateVersion, json: record.json,
-          checkpoint: record.state.map(HistoryCheckpoint.init(json:))))
+    for record in ordered.drop(while: { $0.state == nil }) {
+      if keepsSavedSteps {
+        steps.append(
+          Step(
+            step: record.step, version: record.version, stateVersion: record.stateVersion, json: record.json,
+            checkpoint: record.state.map(HistoryCheckpoint.init(json:))))
+      }
+      if record.state != nil { checkpoints.append(Checkpoint(step: record.step, version: record.version)) }
       sinceCheckpoint = record.state == nil ? sinceCheckpoint + 1 : 0
+      lastVersion = record.version
     }
     nextStep = (ordered.last?.step ?? -1) + 1
     firstUnsavedStep = nextStep
     trim()
   }
 
+  /// The most steps kept at once.
+  private var maxKept: Int { capacity + checkpointInterval }
+
   /// Whether the next step must keep the whole state.
-  var needsCheckpoint: Bool { steps.isEmpty || sinceCheckpoint + 1 >= checkpointInterval }
+  var needsCheckpoint: Bool { checkpoints.isEmpty || sinceCheckpoint + 1 >= checkpointInterval }
 
   /// The number of the oldest step kept.
-  var firstKeptStep: Int { steps.first?.step ?? nextStep }
+  var firstKeptStep: Int { checkpoints.first?.step ?? nextStep }
+
+  /// The versions of the oldest and the newest kept step.
+  var keptVersions: ClosedRange<Int>? {
+    guard let first = checkpoints.first, let lastVersion else { return nil }
+    return first.version...lastVersion
+  }
 
   /// Adds a step after the last; `checkpoint` is required when ``needsCheckpoint`` says so.
   mutating func append(version: Int, stateVersion: Int, json: [UInt8], checkpoint: HistoryCheckpoint?) {
-    precondition(checkpoint != nil || !steps.isEmpty, "the first step kept holds the whole state")
+    precondition(checkpoint != nil || !checkpoints.isEmpty, "the first step kept holds the whole state")
+    // Grown as an array grows, but never past the most steps kept.
+    if steps.count == steps.capacity { steps.reserveCapacity(min(max(steps.count * 2, 2), maxKept)) }
     steps.append(Step(step: nextStep, version: version, stateVersion: stateVersion, json: json, checkpoint: checkpoint))
+    if checkpoint != nil { checkpoints.append(Checkpoint(step: nextStep, version: version)) }
     nextStep += 1
+    lastVersion = version
     sinceCheckpoint = checkpoint == nil ? sinceCheckpoint + 1 : 0
     trim()
   }
@@ -74,16 +110,19 @@ struct SessionHistory: Sendable {
   /// Forgets every step; the next one must hold the whole state.
   mutating func removeAll() {
     steps.removeAll()
+    checkpoints.removeAll()
+    lastVersion = nil
     sinceCheckpoint = 0
   }
 
   /// Drops the oldest steps down to the newest step holding the whole state that leaves at
   /// least ``capacity`` steps.
   private mutating func trim() {
-    guard steps.count > capacity else { return }
-    let newestStart = steps.count - capacity
-    guard let start = steps[...newestStart].lastIndex(where: { $0.checkpoint != nil }), start > 0 else { return }
-    steps.removeFirst(start)
+    while checkpoints.count > 1, nextStep - checkpoints[1].step >= capacity { checkpoints.removeFirst() }
+    let firstKept = firstKeptStep
+    if let first = steps.first, first.step < firstKept {
+      steps.removeFirst(steps.firstIndex { $0.step >= firstKept } ?? steps.count)
+    }
   }
 
   /// The steps a save of the state at `version` writes: those not saved yet up to that
@@ -94,8 +133,11 @@ struct SessionHistory: Sendable {
     return (steps[start..<end], firstKeptStep)
   }
 
-  /// Records that the steps up to `step` are saved.
+  /// Records that the steps up to `step` are saved; unless ``keepsSavedSteps``, they leave
+  /// memory.
   mutating func didSave(through step: Int) {
     firstUnsavedStep = max(firstUnsavedStep, step + 1)
+    guard !keepsSavedSteps, let first = steps.first, first.step <= step else { return }
+    steps.removeFirst(steps.firstIndex { $0.step > step } ?? steps.count)
   }
 }

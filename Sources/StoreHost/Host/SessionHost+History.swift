@@ -24,21 +24,22 @@ extension SessionHost {
   /// `GET /api/sessions/{id}/history?from=V&limit=N`: 200 `{"id", "capacity", "stateVersion",
   /// "first", "last", "steps", "next"}`, the steps at or after version `from`, oldest first.
   private func history(_ request: Request) async throws -> Response {
-    try await withHistory(request) { session, history in try historyPage(request, of: session, history) }
+    try await withHistory(request) { session, history in
+      try historyPage(request, of: session, capacity: history.capacity, steps: try await records(of: session))
+    }
   }
 
   private func historyPage(
-    _ request: Request, of session: Session<State, Action>, _ history: HistoryRecorder<State, Action>
+    _ request: Request, of session: Session<State, Action>, capacity: Int, steps: [HistoryRecord]
   ) throws -> Response {
     let from = try request.queryItem("from").map { try number("from", $0) }
     let limit = try request.queryItem("limit").map { min(max(try number("limit", $0), 1), Self.maxHistoryPage) }
-    let steps = history.steps
     let start = from.flatMap { from in steps.firstIndex { $0.version >= from } } ?? (from == nil ? 0 : steps.count)
     var end = min(start + (limit ?? Self.defaultHistoryPage), steps.count)
     // A page never splits the steps of one version, so `next` (a version) can start the next.
     while end > start, end < steps.count, steps[end].version == steps[end - 1].version { end += 1 }
-    var json = Array(
-      #"{"id":"\#(session.id)","capacity":\#(history.capacity),"stateVersion":\#(history.stateVersion),"#.utf8)
+    let stateVersion = SavedState.version(of: State.self)
+    var json = Array(#"{"id":"\#(session.id)","capacity":\#(capacity),"stateVersion":\#(stateVersion),"#.utf8)
     json += Array(#""first":\#(steps.first.map { String($0.version) } ?? "null"),"#.utf8)
     json += Array(#""last":\#(steps.last.map { String($0.version) } ?? "null"),"steps":["#.utf8)
     for (offset, step) in steps[start..<end].enumerated() {
@@ -52,9 +53,9 @@ extension SessionHost {
   /// `GET /api/sessions/{id}/history/{version}`: 200 `{"id", "version", "state"}`, the state
   /// after the last step at that version, in this build's state version.
   private func historyState(_ request: Request) async throws -> Response {
-    try await withHistory(request) { session, history in
+    try await withHistory(request) { session, _ in
       let version = try number("version", request.parameters["version"] ?? "")
-      let state = try keptState(at: version, in: history)
+      let state = try keptState(at: version, in: try await records(of: session))
       return stateResponse(id: session.id, version: version, state: state.serializedBytes())
     }
   }
@@ -62,9 +63,9 @@ extension SessionHost {
   /// `GET /api/sessions/{id}/history/test.swift`: the Swift Testing test that rebuilds the
   /// session (see ``HistoryTestExport``), as a download.
   private func exportTest(_ request: Request) async throws -> Response {
-    try await withHistory(request) { session, history in
+    try await withHistory(request) { session, _ in
       let source = try Self.testSource(
-        of: session.id, records: history.records, featureTypeName: featureTypeName,
+        of: session.id, records: try await records(of: session), featureTypeName: featureTypeName,
         origin: "GET /api/sessions/\(session.id)/history/test.swift", dependencies: replayDependencies(of: session.id))
       var response = Response(status: 200, body: .bytes(Array(source.utf8)))
       response.headers.set("Content-Type", "text/x-swift; charset=utf-8")
@@ -77,9 +78,9 @@ extension SessionHost {
   /// state at that version, answered as `POST /api/sessions` is (201 and the new session's
   /// cookie). The session forked is left as it is.
   private func fork(_ request: Request) async throws -> Response {
-    try await withHistory(request) { session, history in
+    try await withHistory(request) { session, _ in
       let version = try request.decode(ForkRequest.self).version
-      let json = try keptState(at: version, in: history)
+      let json = try keptState(at: version, in: try await records(of: session))
       let state: State
       do {
         state = try Self.readReplayState(json, dependencies: replayDependencies(of: session.id)).state
@@ -94,9 +95,9 @@ extension SessionHost {
   /// reducer in a new session and answers as `POST /api/sessions` does, with a `replay`
   /// report: the first version whose state differs from the recorded one, if any.
   private func replay(_ request: Request) async throws -> Response {
-    try await withHistory(request) { session, history in
+    try await withHistory(request) { session, _ in
       let dependencies = replayDependencies(of: session.id)
-      let script = try Self.script(of: history.records, dependencies: dependencies)
+      let script = try Self.script(of: try await records(of: session), dependencies: dependencies)
       let outcome = HistoryReplay(feature: feature, dependencies: dependencies, write: Self.written).run(script)
       let session = try await createSession { self.liveState(outcome.state) }
       return try createdSessionResponse(session, adding: Array(#""replay":"#.utf8) + Self.report(of: outcome, script))
@@ -136,9 +137,28 @@ extension SessionHost {
     return number
   }
 
+  /// The kept steps of `session`'s history, oldest first: those memory holds, and those
+  /// only its persistence does.
+  func records(of session: Session<State, Action>) async throws -> [HistoryRecord] {
+    guard let history = session.history else { return [] }
+    // Memory first: a step not there any more was saved before, so the read below has it.
+    let memory = history.inMemory
+    var records: [Int: HistoryRecord] = [:]
+    if !memory.isComplete {
+      let stored: [HistoryRecord]
+      do {
+        stored = try await persistence.history(of: session.id)
+      } catch {
+        throw HTTPError.historyUnavailable()
+      }
+      for record in stored where record.step >= memory.firstKeptStep { records[record.step] = record }
+    }
+    for step in memory.steps { records[step.step] = step.record }
+    return records.values.sorted { $0.step < $1.step }
+  }
+
   /// The state after the last kept step at `version`, in this build's state version.
-  private func keptState(at version: Int, in history: HistoryRecorder<State, Action>) throws -> JSONValue {
-    let records = history.records
+  private func keptState(at version: Int, in records: [HistoryRecord]) throws -> JSONValue {
     guard let state = RecordedHistory.state(at: version, in: records, as: State.self) else {
       throw HTTPError.versionNotKept(version, kept: records.first.map { $0.version...records.last!.version })
     }

@@ -24,6 +24,13 @@ public actor InMemorySessionPersistence: SessionPersistence {
     snapshots[snapshot.id] = snapshot
   }
 
+  public nonisolated var storesHistory: Bool { true }
+
+  public func history(of id: SessionID) throws -> [HistoryRecord] {
+    try checkOpen()
+    return snapshots[id]?.history ?? []
+  }
+
   public func deleteAllHistory() throws {
     try checkOpen()
     for id in snapshots.keys { snapshots[id]?.history = [] }

@@ -94,6 +94,14 @@ public final class SQLiteSessionPersistence: SessionPersistence {
     queue.enqueueForgetAnswers(before: date)
   }
 
+  /// Saves carry history steps, stored in the `history` table.
+  public var storesHistory: Bool { true }
+
+  /// The session's stored history, read by the writer after what is queued is committed.
+  public func history(of id: SessionID) async throws -> [HistoryRecord] {
+    try await withCheckedThrowingContinuation { queue.enqueueHistoryLoad(id, $0) }
+  }
+
   /// Deletes every session's history in the next transaction, and returns once it committed.
   public func deleteAllHistory() async throws {
     try await withCheckedThrowingContinuation { queue.enqueueDeleteAllHistory(WriteQueue.Waiter($0)) }

@@ -33,6 +33,15 @@ public protocol SessionPersistence: Sendable {
   /// Forgets the remembered answers given before `date`.
   func forgetAnswers(answeredBefore date: Date) async throws
 
+  /// Whether this persistence stores the history steps that saves carry
+  /// (``SessionSave/newHistory``) and gives them back with ``history(of:)``: a host then
+  /// keeps only the steps not saved yet in memory. The default implementation says no.
+  var storesHistory: Bool { get }
+
+  /// The stored history steps of the session `id`, oldest first, whole, after every earlier
+  /// save took effect. The default implementation has none.
+  func history(of id: SessionID) async throws -> [HistoryRecord]
+
   /// Forgets the history of every stored session (``SessionSave/newHistory``): a host that
   /// keeps none calls it as it starts, so turning history off deletes what was kept. A
   /// persistence that stores no history (it ignores ``SessionSave/newHistory``) has nothing
@@ -65,7 +74,13 @@ extension SessionPersistence {
     try await save(SessionSave(snapshot))
   }
 
-  /// Does nothing: for persistences that store no history.
+  /// For persistences that store no history: no.
+  public var storesHistory: Bool { false }
+
+  /// For persistences that store no history: none.
+  public func history(of id: SessionID) async throws -> [HistoryRecord] { [] }
+
+  /// For persistences that store no history: nothing to do.
   public func deleteAllHistory() async throws {}
 }
 

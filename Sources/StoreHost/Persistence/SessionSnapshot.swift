@@ -87,12 +87,14 @@ public struct SessionSave: Sendable {
     self.newHistory = newHistory
   }
 
-  /// A save of `snapshot`, whose state is encoded already, with its answers and history.
+  /// A save of `snapshot`, whose state is encoded already, with its answers, and its
+  /// history unless that is an outline (see ``HistoryRecord/state``), which leaves the
+  /// stored history as it is.
   public init(_ snapshot: SessionSnapshot) {
     let state = [UInt8](snapshot.state)
     let answers = snapshot.answers
     var newHistory: (@Sendable () -> HistoryWrite)?
-    if let first = snapshot.history.first {
+    if let first = snapshot.history.first, snapshot.history.allSatisfy({ !$0.json.isEmpty }) {
       let write = HistoryWrite(records: snapshot.history, firstKeptStep: first.step)
       newHistory = { write }
     }

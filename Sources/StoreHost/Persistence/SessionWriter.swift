@@ -57,6 +57,9 @@ enum SessionWriter {
             return try table.loadAll()
           })
       }
+      for (id, waiter) in batch.historyWaiters {
+        waiter.resume(with: Result { try table.history(of: id) })
+      }
       if isLast { return (batch, failures) }
     }
   }

@@ -42,6 +42,8 @@ final class WriteQueue: Sendable {
     var flushWaiters: [Waiter] = []
     /// Resumed with every session after the changes committed.
     var loadWaiters: [CheckedContinuation<[SessionSnapshot], any Error>] = []
+    /// Resumed with a session's stored history after the changes committed.
+    var historyWaiters: [(id: SessionID, waiter: CheckedContinuation<[HistoryRecord], any Error>)] = []
     /// Resumed after the connection closed.
     var closeWaiters: [Waiter] = []
   }
@@ -61,6 +63,7 @@ final class WriteQueue: Sendable {
     /// Someone is waiting: the writer should start now.
     var isUrgent: Bool {
       isClosed || batch.urgentWaiters > 0 || !batch.flushWaiters.isEmpty || !batch.loadWaiters.isEmpty
+        || !batch.historyWaiters.isEmpty
     }
   }
 
@@ -129,6 +132,17 @@ final class WriteQueue: Sendable {
   func enqueueLoad(_ waiter: CheckedContinuation<[SessionSnapshot], any Error>) {
     enqueue { state in
       state.batch.loadWaiters.append(waiter)
+      return true
+    } orFail: {
+      waiter.resume(throwing: $0)
+    }
+  }
+
+  /// Asks the writer to commit everything queued, then read the session `id`'s history for
+  /// `waiter`.
+  func enqueueHistoryLoad(_ id: SessionID, _ waiter: CheckedContinuation<[HistoryRecord], any Error>) {
+    enqueue { state in
+      state.batch.historyWaiters.append((id, waiter))
       return true
     } orFail: {
       waiter.resume(throwing: $0)

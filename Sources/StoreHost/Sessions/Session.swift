@@ -317,7 +317,7 @@ final class Session<State: Codable & Equatable & Sendable, Action: Encodable & S
   private func stateDidChange(_ snapshot: StoreSnapshot<State>) {
     guard snapshot.version > 0 else { return }
     let change = changes.didPublish(snapshot)
-    history?.didPublish(change.snapshot, version: baseVersion + snapshot.version, patch: change.patch)
+    history?.didPublish(change, version: baseVersion + snapshot.version)
     let startFlush = publishing.withLock { publishing in
       publishing.pending.append(change)
       defer { publishing.isFlushing = true }

@@ -85,9 +85,11 @@ func journalHost(
     initialState: Journal.State(), reducer: { Journal(step: step) })
 }
 
-/// The steps of `session`'s history as JSON.
-func historySteps(of session: Session<Journal.State, Journal.Action>) throws -> [JSONValue] {
-  try #require(session.history).steps.map { try JSONValue(parsing: $0.json) }
+/// The kept steps of `session`'s history, from memory and storage, as JSON.
+func historySteps(
+  of session: Session<Journal.State, Journal.Action>, in host: SessionHost<Journal.State, Journal.Action>
+) async throws -> [JSONValue] {
+  try await host.records(of: session).map { try JSONValue(parsing: $0.json) }
 }
 
 /// Answers `method path` on `host`'s routes with `session`'s token, and its status and body.

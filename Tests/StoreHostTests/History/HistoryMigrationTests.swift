@@ -28,7 +28,7 @@ private func configuration() -> SessionHostConfiguration {
     try await new.restoreSessions()
     let restored = try #require(new.session(session.id))
     restored.store.send(.write("third"))
-    let records = try #require(restored.history).records
+    let records = try await new.records(of: restored)
     #expect(records.map(\.stateVersion) == [0, 0, 0, 1, 1])
     #expect(try JSONValue(parsing: records[4].json)["patch"] == [["op": "replace", "path": "/body", "value": "third"]])
 

@@ -11,7 +11,7 @@ import Testing
     session.store.send(.increment)
     session.store.send(.incrementTwice)
     session.store.send(.nothing)
-    let steps = try historySteps(of: session)
+    let steps = try await historySteps(of: session, in: host)
     #expect(steps.map { $0["kind"] } == ["created", "actions", "actions", "actions"])
     #expect(steps.map { $0["version"] } == [0, 1, 2, 2])
     #expect(steps[1]["actions"]?[0]?["source"] == "client")
@@ -33,7 +33,7 @@ import Testing
     let session = try await host.createSession()
     session.store.send(.add("milk"))
     await session.store.send(.fetch).finish()
-    let steps = try historySteps(of: session)
+    let steps = try await historySteps(of: session, in: host)
     let entry = try #require(session.store.snapshot.state.entries.first)
     #expect(steps[1]["actions"]?[0]?["uuids"] == [.string(entry.id.uuidString)])
     #expect(steps[1]["actions"]?[0]?["dates"] == [.double(entry.at.timeIntervalSinceReferenceDate)])
@@ -51,7 +51,7 @@ import Testing
     let host = journalHost(InMemorySessionPersistence(), maxStateBytes: 400)
     let session = try await host.createSession()
     #expect(session.store.send(.add(String(repeating: "x", count: 500))).isRefused)
-    #expect(try historySteps(of: session).count == 1)
+    #expect(try await historySteps(of: session, in: host).count == 1)
     // Another store of the session changes the count they share.
     let visitors = withDependencies {
       $0.context = .live
@@ -61,7 +61,7 @@ import Testing
     }
     let before = session.version
     visitors.withLock { $0 += 1 }
-    let steps = try historySteps(of: session)
+    let steps = try await historySteps(of: session, in: host)
     #expect(steps.count == 2)
     #expect(steps[1]["kind"] == "shared")
     #expect(steps[1]["version"] == .int(Int64(before + 1)))

@@ -68,7 +68,7 @@ import Testing
     // The fork is a session of its own: it goes on, with its own history.
     fork.store.send(.increment)
     #expect(fork.store.snapshot.state.count == 2 && session.store.snapshot.state.count == 4)
-    #expect(try historySteps(of: fork).count == 2)
+    #expect(try await historySteps(of: fork, in: host).count == 2)
     let unknown = await request(host, "POST", "/api/sessions/\(session.id)/fork", token: token, body: #"{"version": 99}"#)
     #expect(unknown.status == 404)
     let malformed = await request(host, "POST", "/api/sessions/\(session.id)/fork", token: token, body: #"{"at": 2}"#)
@@ -133,7 +133,7 @@ import Testing
     let (session, token) = try await session(of: host)
     let cleared = await request(host, "DELETE", "/api/sessions/\(session.id)/history", token: token)
     #expect(cleared.status == 204)
-    let steps = try historySteps(of: session)
+    let steps = try await historySteps(of: session, in: host)
     #expect(steps.map { $0["kind"] } == ["cleared"])
     #expect(steps.map { $0["version"] } == [5])
   }

@@ -10,7 +10,7 @@ import Testing
   }
 
   @Test func itKeepsTheLatestStepsBackToAWholeStateAndNoMore() {
-    var history = SessionHistory(capacity: 50)
+    var history = SessionHistory(capacity: 50, keepsSavedSteps: true)
     #expect(history.checkpointInterval == 5)
     for version in 0..<1_000 {
       step(&history, version: version)
@@ -20,12 +20,12 @@ import Testing
       #expect(history.steps.last?.version == version)
     }
     // Whole states every five steps: any version is at most four patches from one.
-    let gaps = history.steps.split { $0.checkpoint != nil }.map(\.count)
+    let gaps = history.steps.split { $0.checkpoint != nil }.map(\.count) as [Int]
     #expect(gaps.allSatisfy { $0 <= 4 })
   }
 
   @Test func aSaveWritesTheUnsavedStepsUpToItsVersionAndTheFirstKeptStep() {
-    var history = SessionHistory(capacity: 30)
+    var history = SessionHistory(capacity: 30, keepsSavedSteps: true)
     for version in 0..<6 { step(&history, version: version) }
     let (steps, firstKept) = history.unsavedSteps(through: 3)
     #expect(steps.map(\.version) == [0, 1, 2, 3])
@@ -44,7 +44,7 @@ import Testing
         state: step == 3 || step == 5 ? Array("{}".utf8) : nil)
     }
     // Steps before the first whole state cannot be read: they are left out.
-    var history = SessionHistory(capacity: 100, restored: [HistoryRecord(step: 2, version: 4, stateVersion: 0, json: [], state: nil)] + records)
+    var history = SessionHistory(capacity: 100, keepsSavedSteps: true, restored: [HistoryRecord(step: 2, version: 4, stateVersion: 0, json: [], state: nil)] + records)
     #expect(history.steps.map(\.step) == [3, 4, 5, 6, 7])
     #expect(history.nextStep == 8)
     #expect(history.unsavedSteps(through: 100).steps.isEmpty)
@@ -53,7 +53,7 @@ import Testing
   }
 
   @Test func clearingLeavesNothingAndTheNextStepKeepsTheWholeState() {
-    var history = SessionHistory(capacity: 10)
+    var history = SessionHistory(capacity: 10, keepsSavedSteps: true)
     for version in 0..<4 { step(&history, version: version) }
     history.removeAll()
     #expect(history.steps.isEmpty)
@@ -62,5 +62,31 @@ import Testing
     step(&history, version: 4)
     #expect(history.steps.map(\.step) == [4])
     #expect(history.unsavedSteps(through: 4).firstKeptStep == 4)
+  }
+
+  @Test func whereStorageKeepsTheStepsMemoryHoldsOnlyThoseNotSavedYet() {
+    var history = SessionHistory(capacity: 30, keepsSavedSteps: false)
+    for version in 0..<100 { step(&history, version: version) }
+    #expect(history.steps.count <= 32)
+    let (unsaved, firstKept) = history.unsavedSteps(through: 95)
+    history.didSave(through: unsaved.last!.step)
+    #expect(history.steps.map(\.version) == [96, 97, 98, 99])
+    // Where the whole states are is still known: what is kept, and where it starts.
+    #expect(firstKept == history.firstKeptStep && history.steps.count == 4)
+    #expect(history.checkpoints.first?.step == firstKept)
+    #expect(history.keptVersions == firstKept...99)
+    #expect(history.nextStep - firstKept >= 30 && history.nextStep - firstKept < 33)
+  }
+
+  @Test func anOutlineOfTheSavedStepsIsEnoughToGoOnFromThem() {
+    let outline = (0..<40).map { step in
+      HistoryRecord(step: step, version: step, stateVersion: 0, json: [], state: step.isMultiple(of: 3) ? [] : nil)
+    }
+    var history = SessionHistory(capacity: 30, keepsSavedSteps: false, restored: outline)
+    #expect(history.steps.isEmpty && history.nextStep == 40)
+    #expect(history.firstKeptStep == 9 && history.keptVersions == 9...39)
+    step(&history, version: 40)
+    #expect(history.unsavedSteps(through: 40).steps.map(\.step) == [40])
+    #expect(history.unsavedSteps(through: 40).firstKeptStep == 9)
   }
 }

@@ -1,13 +1,14 @@
 import Foundation
 
 /// The `history` table of a session file: one row per session and step of its history
-/// (``HistoryRecord``), with the statements that write it prepared once.
+/// (``HistoryRecord``), with the statements that use it prepared once.
 struct HistoryTable {
   private let upsert: SQLiteStatement
   private let trim: SQLiteStatement
   private let remove: SQLiteStatement
   private let removeAll: SQLiteStatement
-  private let selectAll: SQLiteStatement
+  private let selectOutlines: SQLiteStatement
+  private let selectOne: SQLiteStatement
 
   init(_ connection: SQLiteConnection) throws {
     upsert = try connection.prepare(
@@ -18,7 +19,12 @@ struct HistoryTable {
     trim = try connection.prepare("DELETE FROM history WHERE session_id = ?1 AND step < ?2")
     remove = try connection.prepare("DELETE FROM history WHERE session_id = ?1")
     removeAll = try connection.prepare("DELETE FROM history")
-    selectAll = try connection.prepare(Self.select(where: nil))
+    selectOutlines = try connection.prepare(
+      """
+      SELECT session_id, step, version, state_version, x'', CASE WHEN state IS NULL THEN NULL ELSE x'' END
+      FROM history ORDER BY session_id, step
+      """)
+    selectOne = try connection.prepare(Self.selectSession)
   }
 
   /// Creates the table (schema 4).
@@ -60,23 +66,28 @@ struct HistoryTable {
     try removeAll.step()
   }
 
-  /// Every session's steps, oldest first.
-  func readAll() throws -> [SessionID: [HistoryRecord]] {
-    try selectAll.bind()
-    return try Self.records(from: selectAll)
+  /// Every session's steps, oldest first, as an outline: without their JSON, and with an
+  /// empty state where they keep the whole state (see ``HistoryRecord/state``).
+  func readOutlines() throws -> [SessionID: [HistoryRecord]] {
+    try selectOutlines.bind()
+    return try Self.records(from: selectOutlines)
   }
 
-  /// The steps of the session `id`, oldest first, read on `connection`.
+  /// The steps of the session `id`, oldest first, whole.
+  func read(_ id: SessionID) throws -> [HistoryRecord] {
+    try selectOne.bind(.text(id.rawValue))
+    return try Self.records(from: selectOne)[id] ?? []
+  }
+
+  /// The steps of the session `id`, oldest first, whole, read on `connection`.
   static func read(_ id: SessionID, from connection: SQLiteConnection) throws -> [HistoryRecord] {
-    let select = try connection.prepare(select(where: "session_id = ?1"))
+    let select = try connection.prepare(selectSession)
     try select.bind(.text(id.rawValue))
     return try records(from: select)[id] ?? []
   }
 
-  private static func select(where condition: String?) -> String {
-    "SELECT session_id, step, version, state_version, step_json, state FROM history"
-      + (condition.map { " WHERE \($0)" } ?? "") + " ORDER BY session_id, step"
-  }
+  private static let selectSession =
+    "SELECT session_id, step, version, state_version, step_json, state FROM history WHERE session_id = ?1 ORDER BY step"
 
   private static func records(from select: SQLiteStatement) throws -> [SessionID: [HistoryRecord]] {
     var records: [SessionID: [HistoryRecord]] = [:]

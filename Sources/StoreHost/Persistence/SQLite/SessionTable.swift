@@ -123,9 +123,9 @@ final class SessionTable {
     try insertAnswer.step()
   }
 
-  /// Every stored session with its answers and history, ordered by id.
+  /// Every stored session with its answers and the outline of its history, ordered by id.
   func loadAll() throws -> [SessionSnapshot] {
-    let histories = try history.readAll()
+    let histories = try history.readOutlines()
     var answers: [SessionID: [RememberedAnswer]] = [:]
     try selectAnswers.bind()
     while try selectAnswers.step() {
@@ -173,6 +173,11 @@ final class SessionTable {
           createdAt: date(select.integer(at: 3)), lastActiveAt: date(select.integer(at: 4))))
     }
     return snapshots
+  }
+
+  /// The stored history steps of the session `id`, oldest first, whole.
+  func history(of id: SessionID) throws -> [HistoryRecord] {
+    try history.read(id)
   }
 
   /// The session `id` stored in the file at `path`, with its history (and without its
