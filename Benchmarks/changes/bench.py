@@ -351,14 +351,17 @@ def sessions(binary, args):
 
 def history(binary, args):
     """What keeping each session's history costs, with --history 0 and 500: memory per
-    session once its history is full, and server CPU per action (actions sent 25 to a request,
-    so that the HTTP work per action is small beside the history's)."""
+    session (new; right after 525 actions each, while steps wait for their save; and after a
+    restart, as a session with a full history is kept), and server CPU per action (actions
+    sent 25 to a request, so that the HTTP work per action is small beside the history's)."""
     count = args.history_sessions
     batch = 25
+    requests = 520 // batch + 1
     typing = [{"todos": {"binding": {"newTodoText": f"Buy {word}"}}} for word in LOREM.split()[:batch - 1]]
     actions = json.dumps(typing + [{"counter": "incrementButtonTapped"}]).encode()
     for length in [0, 500] * args.history_rounds:
-        server = Server(binary, "--history", str(length), "--max-sessions", str(count + 10), *UNLIMITED).start()
+        flags = ["--history", str(length), "--max-sessions", str(count + 10), *UNLIMITED]
+        server = Server(binary, *flags).start()
         try:
             time.sleep(0.5)
             client = Client(server.port)
@@ -368,21 +371,31 @@ def history(binary, args):
             fresh = server.rss_kib()
             cpu = server.cpu_seconds()
             for session in created:
-                for _ in range(520 // batch + 1):
+                for _ in range(requests):
                     client.send(session, actions)
             cpu = server.cpu_seconds() - cpu
-            sent = count * (520 // batch + 1) * batch
+            sent = count * requests * batch
             time.sleep(1)
             after = server.rss_kib()
-            row(f"--history {length}: {count:,} demo sessions, server RSS before / new / after {sent // count} actions each",
-                f"{before / 1024:.1f} / {fresh / 1024:.1f} / {after / 1024:.1f} MiB")
-            row(f"--history {length}: memory per session (RSS delta / sessions), new / after {sent // count} actions",
-                f"{(fresh - before) / count:.1f} KiB / {(after - before) / count:.1f} KiB")
-            row(f"--history {length}: server CPU per action ({sent:,} actions, {batch} a request)",
-                f"{cpu / sent * 1e6:.1f} µs")
             client.close()
         finally:
             server.stop()
+        server = Server(binary, *flags, data=server.data).start()
+        try:
+            time.sleep(2)
+            restarted = server.rss_kib()
+        finally:
+            server.stop()
+        row(f"--history {length}: {count:,} demo sessions, server RSS before / new / after {sent // count} actions "
+            f"each / after a restart", f"{before / 1024:.1f} / {fresh / 1024:.1f} / {after / 1024:.1f} / "
+            f"{restarted / 1024:.1f} MiB")
+        row(f"--history {length}: memory per session (RSS delta / sessions), new / after the actions / after a restart",
+            f"{(fresh - before) / count:.1f} / {(after - before) / count:.1f} / {(restarted - before) / count:.1f} KiB")
+        row(f"--history {length}: server CPU per action ({sent:,} actions, {batch} a request)",
+            f"{cpu / sent * 1e6:.1f} µs")
+        disk = sum(os.path.getsize(os.path.join(server.data, name)) for name in os.listdir(server.data)
+                   if name.startswith("sessions.sqlite"))
+        row(f"--history {length}: session database on disk, per session", f"{disk / count / 1024:.1f} KiB")
 
 
 def durability(binary, args):

@@ -54,8 +54,8 @@ struct SessionHistory: Sendable {
   private var sinceCheckpoint = 0
 
   /// A history keeping `capacity` steps, going on from `restored` (the steps saved with the
-  /// session, which are saved; only their numbers, versions and which hold the whole state
-  /// are read unless ``keepsSavedSteps``).
+  /// session, which are saved; unless ``keepsSavedSteps``, only the numbers and versions of
+  /// those that hold the whole state and of the last are read: an outline will do).
   init(capacity: Int, keepsSavedSteps: Bool, restored: [HistoryRecord] = []) {
     precondition(capacity > 0, "a history keeps at least one step")
     self.capacity = capacity
@@ -71,11 +71,12 @@ struct SessionHistory: Sendable {
             checkpoint: record.state.map(HistoryCheckpoint.init(json:))))
       }
       if record.state != nil { checkpoints.append(Checkpoint(step: record.step, version: record.version)) }
-      sinceCheckpoint = record.state == nil ? sinceCheckpoint + 1 : 0
       lastVersion = record.version
     }
-    nextStep = (ordered.last?.step ?? -1) + 1
+    let nextStep = (ordered.last?.step ?? -1) + 1
+    self.nextStep = nextStep
     firstUnsavedStep = nextStep
+    sinceCheckpoint = checkpoints.last.map { nextStep - 1 - $0.step } ?? 0
     trim()
   }
 

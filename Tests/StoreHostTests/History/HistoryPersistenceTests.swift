@@ -22,6 +22,11 @@ import Testing
     let session = try await recordedSession(in: first)
     let before = try await first.records(of: session)
     await first.shutdown()
+    // Sessions are read back with an outline of their steps: where the whole states are, and the last.
+    let reopened = try await database.open()
+    let outline = try #require(try await reopened.loadAll().first).history
+    #expect(outline.map(\.step) == [0, 3] && outline.allSatisfy(\.json.isEmpty) && outline.map(\.state) == [[], nil])
+    try await reopened.close()
 
     let second = journalHost(try await database.open())
     try await second.restoreSessions()

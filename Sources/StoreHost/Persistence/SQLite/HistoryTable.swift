@@ -22,7 +22,9 @@ struct HistoryTable {
     selectOutlines = try connection.prepare(
       """
       SELECT session_id, step, version, state_version, x'', CASE WHEN state IS NULL THEN NULL ELSE x'' END
-      FROM history ORDER BY session_id, step
+      FROM history AS h
+      WHERE state IS NOT NULL OR step = (SELECT max(step) FROM history WHERE session_id = h.session_id)
+      ORDER BY session_id, step
       """)
     selectOne = try connection.prepare(Self.selectSession)
   }
@@ -66,8 +68,9 @@ struct HistoryTable {
     try removeAll.step()
   }
 
-  /// Every session's steps, oldest first, as an outline: without their JSON, and with an
-  /// empty state where they keep the whole state (see ``HistoryRecord/state``).
+  /// Every session's steps that keep the whole state, and its last step, oldest first, as an
+  /// outline: without their JSON, and with an empty state where they keep the whole state
+  /// (see ``HistoryRecord/state``).
   func readOutlines() throws -> [SessionID: [HistoryRecord]] {
     try selectOutlines.bind()
     return try Self.records(from: selectOutlines)
