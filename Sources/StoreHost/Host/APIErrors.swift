@@ -110,6 +110,13 @@ extension HTTPError {
       headers: ["Retry-After": "30"])
   }
 
+  /// Storage could not be read to bring a resting session back.
+  static func storageUnavailable() -> HTTPError {
+    HTTPError(
+      status: 503, code: "storage_unavailable", message: "The session's storage cannot be read right now; try again shortly.",
+      headers: ["Retry-After": "1"])
+  }
+
   static func notDurable() -> HTTPError {
     HTTPError(
       status: 503, code: "not_durable", message: "The new state could not be saved; it was applied but may be lost.")

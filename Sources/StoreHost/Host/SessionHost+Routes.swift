@@ -38,7 +38,7 @@ extension SessionHost {
   /// `GET /api/sessions/{id}`: 200 `{"id", "version", "state"}`.
   private func state(_ request: Request) async throws -> Response {
     if cluster != nil { return try await clusteredState(request) }
-    let session = try authorizedSession(request)
+    let session = try await authorizedSession(request)
     session.touch()
     let (state, version) = try session.currentJSON()
     return stateResponse(id: session.id, version: version, state: state)
@@ -143,7 +143,7 @@ extension SessionHost {
   /// `GET /api/sessions/{id}/events`: the session's state as Server-Sent Events.
   private func events(_ request: Request) async throws -> Response {
     if cluster != nil { return try await clusteredEvents(request) }
-    let session = try authorizedSession(request)
+    let session = try await authorizedSession(request)
     guard session.events.clientCount < configuration.limits.maxEventStreamsPerSession else {
       throw HTTPError.rateLimited(
         retryAfter: .seconds(5),
@@ -194,9 +194,11 @@ extension SessionHost {
     let sessions = allSessions
     let server = request.serverMetrics
     let gauges: [(String, String, String, Int)] = [
-      ("storehost_sessions", "gauge", "Live sessions.", sessions.count),
+      ("storehost_sessions", "gauge", "Sessions in memory.", sessions.count),
       ("storehost_sessions_created_total", "counter", "Sessions created.", metrics.sessionsCreated.load(ordering: .relaxed)),
       ("storehost_sessions_ended_total", "counter", "Sessions deleted or evicted.", metrics.sessionsEnded.load(ordering: .relaxed)),
+      ("storehost_sessions_rested_total", "counter", "Sessions saved and taken out of memory while idle.", metrics.sessionsRested.load(ordering: .relaxed)),
+      ("storehost_sessions_brought_back_total", "counter", "Sessions brought back into memory from storage.", metrics.sessionsBroughtBack.load(ordering: .relaxed)),
       ("storehost_sessions_unreadable", "gauge", "Saved sessions this build cannot read, kept unserved.", unreadable.withLock { $0.count }),
       ("storehost_actions_total", "counter", "Actions applied.", metrics.actionsApplied.load(ordering: .relaxed)),
       ("storehost_action_requests_rejected_total", "counter", "Action requests answered with an error.", metrics.actionRequestsRejected.load(ordering: .relaxed)),
@@ -221,16 +223,13 @@ extension SessionHost {
 
   // MARK: Helpers
 
-  /// The session named by the path, once the request proved it may use it.
+  /// The session named by the path, once the request proved it may use it, brought back
+  /// from storage if it rests there.
   /// - Throws: 503 `session_unreadable` for a session this build cannot read.
-  func authorizedSession(_ request: Request) throws -> Session<State, Action> {
+  func authorizedSession(_ request: Request) async throws -> Session<State, Action> {
     guard let id = request.parameters["id"].flatMap(SessionID.init) else { throw HTTPError.sessionNotFound() }
     _ = try Authentication.authenticate(request, for: id, with: tokenSigner)
-    guard let session = session(id) else {
-      if unreadable.withLock({ $0[id] != nil }) { throw HTTPError.sessionUnreadable() }
-      throw HTTPError.sessionNotFound()
-    }
-    return session
+    return try await liveSession(id)
   }
 
   /// The id of the session the path names when this build cannot read it, once the request

@@ -12,6 +12,9 @@ public struct SessionHostConfiguration: Sendable {
   public var effectsWaitTimeout: Duration = .seconds(30)
   /// The reconnection delay suggested to event stream clients (`retry:`). Default 2 s.
   public var eventStreamRetry: Duration = .seconds(2)
+  /// Told of each saved session this build finds it cannot read, when a request first
+  /// asks for it (the session is kept; see ``UnreadableSession``). Default: nothing.
+  public var onUnreadableSession: (@Sendable (UnreadableSession) -> Void)?
 
   public init() {}
 }

@@ -31,7 +31,6 @@ let host = SessionHost(
 ) {
   Poll()
 }
-try await host.restoreSessions()
 
 var router = Router()
 host.addRoutes(to: &router)
