@@ -76,7 +76,7 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
   /// A session whose store starts from `initialState()` at `version`; the state is made,
   /// and the store runs, with `dependencies` applied. A restored session (`restored` set)
   /// is durable at `version` with versions up to `publishLimit` reserved, and starts with
-  /// the answers saved with it; a new one is not saved until ``saveCurrent()``, and may
+  /// the answers saved with it; a new one is not saved until ``saveLatest()``, and may
   /// publish up to the first save's reservation, which no stored row can contradict.
   init(
     id: SessionID,
