@@ -21,7 +21,13 @@
 /// // .ifLet(\.$destination, action: \.destination)
 /// ```
 @attached(memberAttribute)
-@attached(member, names: named(State), named(Action), named(body))
+@attached(member, names: named(State), named(Action), named(body), named(Body))
 @attached(extension, conformances: Reducer, CaseReducer)
 public macro Reducer() =
   #externalMacro(module: "ComposableMacrosPlugin", type: "ReducerMacro")
+
+/// Declares a `public` feature's `State` or `Action` `Sendable`, as an internal one is
+/// inferred: `@Reducer` adds it, so public features need no more than TCA asks.
+@attached(extension, conformances: Sendable)
+public macro _StoreSendable() =
+  #externalMacro(module: "ComposableMacrosPlugin", type: "StoreSendableMacro")

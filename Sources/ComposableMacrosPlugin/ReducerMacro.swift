@@ -6,9 +6,10 @@ import SwiftSyntaxMacros
 /// `body` with `ReducerBuilder`, which a conformance added by a macro does not infer.
 ///
 /// On an enum of features (`case addContact(AddContactFeature)`): conforms it to
-/// `CaseReducer` and writes its `State` and `Action` (a case per feature, `@CasePathable`,
-/// so `Codable` as tagged JSON) and a static `body` running the feature of the current
-/// case. A case of `AlertState<A>` or `ConfirmationDialogState<A>` is plain state whose
+/// `CaseReducer` (a `Reducer`, so `StackActionOf<Path>` names its stack actions) and writes
+/// its `State` and `Action` (a case per feature, `@CasePathable`, so `Codable` as tagged
+/// JSON, and `@dynamicMemberLookup`, so `state.addContact` reads a case's state) and a
+/// static `body` running the feature of the current case. A case of `AlertState<A>` or `ConfirmationDialogState<A>` is plain state whose
 /// actions are `A`.
 public struct ReducerMacro: ExtensionMacro, MemberAttributeMacro, MemberMacro {
   public static func expansion(
@@ -19,7 +20,7 @@ public struct ReducerMacro: ExtensionMacro, MemberAttributeMacro, MemberMacro {
     in context: some MacroExpansionContext
   ) throws -> [ExtensionDeclSyntax] {
     if declaration.is(EnumDeclSyntax.self) {
-      return [try ExtensionDeclSyntax("extension \(type.trimmed): CaseReducer {}")]
+      return [try ExtensionDeclSyntax("extension \(type.trimmed): CaseReducer, Reducer {}")]
     }
     guard declaration.is(StructDeclSyntax.self) else {
       throw MacroError("@Reducer applies to structs and to enums of features")
@@ -35,11 +36,19 @@ public struct ReducerMacro: ExtensionMacro, MemberAttributeMacro, MemberMacro {
     in context: some MacroExpansionContext
   ) throws -> [AttributeSyntax] {
     guard declaration.is(StructDeclSyntax.self) else { return [] }
+    var attributes: [AttributeSyntax] = []
+    if let type = member.asProtocol(DeclGroupSyntax.self), let name = member.asProtocol(NamedDeclSyntax.self)?.name.text,
+      ["State", "Action"].contains(name), type.accessPrefix(in: context) == "public " || type.accessPrefix(in: context) == "package ",
+      !type.attributes.contains(named: "_StoreSendable")
+    {
+      attributes.append("@_StoreSendable")
+    }
     if let action = member.as(EnumDeclSyntax.self), action.name.text == "Action",
       !action.attributes.contains(named: "CasePathable")
     {
-      return ["@CasePathable"]
+      return attributes + ["@CasePathable"]
     }
+    if !attributes.isEmpty { return attributes }
     if let body = member.as(VariableDeclSyntax.self),
       body.bindings.first?.pattern.trimmedDescription == "body",
       !body.attributes.contains(named: "ReducerBuilder")
@@ -57,7 +66,8 @@ public struct ReducerMacro: ExtensionMacro, MemberAttributeMacro, MemberMacro {
   ) throws -> [DeclSyntax] {
     guard let enumDecl = declaration.as(EnumDeclSyntax.self) else { return [] }
     let access = declaration.accessPrefix(in: context)
-    // Visible outside the module, they are not inferred `Sendable`; a feature's are.
+    // Visible outside the module, they are not inferred `Sendable`; declared so, as a
+    // feature's are (`StoreSendableMacro`).
     let isVisible = access == "public " || access == "package "
     let cases = try EnumCase.all(of: enumDecl).map(FeatureCase.init)
     let stateCases = cases.map { "  case \($0.name)(\($0.stateType))" }.joined(separator: "\n")
@@ -72,32 +82,32 @@ public struct ReducerMacro: ExtensionMacro, MemberAttributeMacro, MemberMacro {
     }.joined(separator: "\n")
     let body =
       reducing.isEmpty
-      ? "EmptyReducer()"
+      ? "Reduce { _, _ in .none }"
       : """
       Reduce { state, action in
           switch (state, action) {
-      \(reducing)
-          default:
-            return .none
+      \(reducing)\(cases.count > 1 ? "\n    default:\n      return .none" : "")
           }
         }
       """
     return [
       """
-      @CasePathable
-      \(raw: access)enum State: CaseReducerState\(raw: isVisible ? ", Sendable" : "") {
+      @CasePathable @dynamicMemberLookup
+      \(raw: access)enum State: CaseReducerState\(raw: isVisible ? ", @unchecked Sendable" : "") {
         \(raw: access)typealias StateReducer = \(raw: enumDecl.name.text)
       \(raw: stateCases)
       }
       """,
       """
-      @CasePathable
-      \(raw: access)enum Action\(raw: isVisible ? ": Sendable" : "") {
+      @CasePathable @dynamicMemberLookup
+      \(raw: access)enum Action\(raw: isVisible ? ": @unchecked Sendable" : "") {
       \(raw: actionCases)
       }
       """,
+      // Named, so `Body` is not inferred from `Reducer`'s default for reducers without one.
+      "\(raw: access)typealias Body = Reduce<State, Action>",
       """
-      \(raw: access)static var body: some Reducer<State, Action> {
+      \(raw: access)static var body: Reduce<State, Action> {
         \(raw: body)
       }
       """,

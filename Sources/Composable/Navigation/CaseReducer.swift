@@ -1,14 +1,16 @@
 /// An enum of features, one per case, as `@Reducer enum Destination` writes it: its `State`
 /// and `Action` have a case per feature, and its static `body` runs the feature of the case
 /// the state is in. `ifLet` and `forEach` on navigation state take it without a trailing
-/// closure: `.ifLet(\.$destination, action: \.destination)`.
-public protocol CaseReducer {
-  associatedtype State: CaseReducerState where State.StateReducer == Self
-  associatedtype Action
-  associatedtype Body: Reducer<State, Action>
-
+/// closure: `.ifLet(\.$destination, action: \.destination)`. It is a ``Reducer`` whose
+/// instance `body` is the static one, so `StackActionOf<Path>` and `Path.body` read as in TCA.
+public protocol CaseReducer<State, Action>: Reducer
+where State: CaseReducerState, State.StateReducer == Self, Body: Reducer<State, Action> {
   /// Runs the feature of the case the state is in.
   static var body: Body { get }
+}
+
+extension CaseReducer {
+  public var body: Body { Self.body }
 }
 
 /// The state of a ``CaseReducer``, which names its reducer.

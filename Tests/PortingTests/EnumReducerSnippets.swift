@@ -1,0 +1,126 @@
+// `@Reducer enum` destinations and stack paths as TCA's navigation articles write them: the
+// enum is a reducer, and its state's cases read as optional members in tests.
+import ComposableArchitecture
+import Testing
+
+@Reducer
+struct EditItem {
+  @ObservableState
+  struct State: Equatable {
+    var title = ""
+  }
+  enum Action {
+    case titleChanged(String)
+  }
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case let .titleChanged(title):
+        state.title = title
+        return .none
+      }
+    }
+  }
+}
+
+@Reducer
+struct ItemCounter {
+  @ObservableState
+  struct State: Equatable {
+    var count = 0
+  }
+  enum Action {
+    case incrementButtonTapped
+  }
+  var body: some ReducerOf<Self> {
+    Reduce { state, _ in
+      state.count += 1
+      return .none
+    }
+  }
+}
+
+@Reducer
+struct ItemList {
+  @Reducer
+  enum Destination {
+    case edit(EditItem)
+  }
+
+  @Reducer
+  enum Path {
+    case detail(ItemCounter)
+    case edit(EditItem)
+  }
+
+  @ObservableState
+  struct State: Equatable {
+    @Presents var destination: Destination.State?
+    var path = StackState<Path.State>()
+  }
+
+  enum Action {
+    case destination(PresentationAction<Destination.Action>)
+    case editButtonTapped
+    case path(StackActionOf<Path>)
+    case showDetailButtonTapped
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .editButtonTapped:
+        state.destination = .edit(EditItem.State(title: "Milk"))
+        return .none
+      case .showDetailButtonTapped:
+        state.path.append(.detail(ItemCounter.State()))
+        return .none
+      case .destination, .path:
+        return .none
+      }
+    }
+    .ifLet(\.$destination, action: \.destination)
+    .forEach(\.path, action: \.path)
+  }
+}
+
+extension ItemList.Destination.State: Equatable {}
+extension ItemList.Path.State: Equatable {}
+
+@MainActor
+struct EnumReducerSnippetTests {
+  @Test func aDestinationsStateIsChangedThroughItsCase() async {
+    let store = TestStore(initialState: ItemList.State()) { ItemList() }
+    await store.send(.editButtonTapped) {
+      $0.destination = .edit(EditItem.State(title: "Milk"))
+    }
+    await store.send(\.destination.edit.titleChanged, "Eggs") {
+      $0.destination?.edit?.title = "Eggs"
+    }
+  }
+
+  @Test func aStackElementIsChangedThroughItsCase() async {
+    let store = TestStore(initialState: ItemList.State()) { ItemList() }
+    await store.send(.showDetailButtonTapped) {
+      $0.path[id: 0] = .detail(ItemCounter.State())
+    }
+    await store.send(\.path[id: 0].detail.incrementButtonTapped) {
+      $0.path[id: 0]?.detail?.count = 1
+    }
+  }
+
+  @Test func theEnumIsAReducerAndItsBodyRunsTheCasesFeature() {
+    var state = ItemList.Path.State.edit(EditItem.State())
+    _ = ItemList.Path.body.reduce(into: &state, action: .edit(.titleChanged("Tea")))
+    #expect(state.edit?.title == "Tea")
+    #expect(state.detail == nil)
+    let stackAction: StackActionOf<ItemList.Path> = .popFrom(id: 0)
+    #expect("\(stackAction)".contains("popFrom"))
+  }
+
+  @Test func settingAnotherCasesMemberChangesNothing() {
+    var state = ItemList.Path.State.edit(EditItem.State(title: "Milk"))
+    state.detail?.count = 3
+    #expect(state == .edit(EditItem.State(title: "Milk")))
+  }
+}

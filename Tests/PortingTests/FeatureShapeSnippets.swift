@@ -1,0 +1,144 @@
+// Feature shapes from TCA's case studies: a recursive feature, an alert answered while the
+// parent presents another, the settable store member, `Identified`.
+import ComposableArchitecture
+import Testing
+
+@Reducer
+struct Nested {
+  @ObservableState
+  struct State: Equatable, Identifiable {
+    let id: Int
+    var name = ""
+    var rows: IdentifiedArrayOf<State> = []
+  }
+
+  enum Action {
+    case addRowButtonTapped
+    case nameChanged(String)
+    indirect case rows(IdentifiedActionOf<Nested>)
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .addRowButtonTapped:
+        state.rows.append(State(id: state.rows.count + 1))
+        return .none
+      case let .nameChanged(name):
+        state.name = name
+        return .none
+      case .rows:
+        return .none
+      }
+    }
+    .forEach(\.rows, action: \.rows) { Self() }
+  }
+}
+
+@Reducer
+struct Deletion {
+  @ObservableState
+  struct State: Equatable {
+    @Presents var alert: AlertState<Action.Alert>?
+    var deleted = 0
+  }
+
+  enum Action {
+    case alert(PresentationAction<Alert>)
+    case deleteButtonTapped
+
+    enum Alert: Equatable {
+      case confirmDeletion
+    }
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .alert(.presented(.confirmDeletion)):
+        state.deleted += 1
+        // Confirming asks again, for the next one.
+        state.alert = Self.confirmation
+        return .none
+      case .alert:
+        return .none
+      case .deleteButtonTapped:
+        state.alert = Self.confirmation
+        return .none
+      }
+    }
+    .ifLet(\.$alert, action: \.alert)
+  }
+
+  static var confirmation: AlertState<Action.Alert> {
+    AlertState { TextState("Delete?") } actions: {
+      ButtonState(role: .destructive, action: .send(.confirmDeletion, animation: .default)) { TextState("Delete") }
+    }
+  }
+}
+
+@Reducer
+struct Greeting {
+  @ObservableState
+  struct State: Equatable {
+    var nombre = ""
+  }
+
+  enum Action: BindableAction {
+    case binding(BindingAction<State>)
+  }
+
+  var body: some ReducerOf<Self> {
+    BindingReducer()
+  }
+}
+
+@MainActor
+struct FeatureShapeSnippetTests {
+  @Test func aRecursiveFeatureIsBuiltAsDeepAsItsState() async {
+    let store = TestStore(initialState: Nested.State(id: 0)) { Nested() }
+    await store.send(.addRowButtonTapped) {
+      $0.rows.append(Nested.State(id: 1))
+    }
+    await store.send(\.rows[id: 1].addRowButtonTapped) {
+      $0.rows[id: 1]?.rows.append(Nested.State(id: 1))
+    }
+    await store.send(\.rows[id: 1].rows[id: 1].nameChanged, "Blob") {
+      $0.rows[id: 1]?.rows[id: 1]?.name = "Blob"
+    }
+  }
+
+  @Test func anAlertsActionDismissesOnlyTheAlertThatSentIt() async {
+    let store = TestStore(initialState: Deletion.State()) { Deletion() }
+    await store.send(.deleteButtonTapped) {
+      $0.alert = Deletion.confirmation
+    }
+    await store.send(.alert(.presented(.confirmDeletion))) {
+      $0.deleted = 1
+    }
+    #expect(store.state.alert == Deletion.confirmation)
+    await store.send(.alert(.dismiss)) {
+      $0.alert = nil
+    }
+  }
+
+  @Test func settingAStoreMemberSendsABindingAction() {
+    let store = Store(initialState: Greeting.State()) { Greeting() }
+    store.nombre = "Blob"
+    #expect(store.nombre == "Blob")
+  }
+
+  @Test func settingAStoreMemberIsTheBindingActionInATestStore() async {
+    let store = TestStore(initialState: Greeting.State()) { Greeting() }
+    await store.send(\.binding.nombre, "Blob") {
+      $0.nombre = "Blob"
+    }
+  }
+
+  @Test func identifiedReadsThroughToItsValue() {
+    var selection = Identified(ItemCounter.State(count: 1), id: "row-1")
+    selection.count += 1
+    #expect(selection.id == "row-1")
+    #expect(selection.value == ItemCounter.State(count: 2))
+  }
+}
