@@ -15,11 +15,22 @@
 /// ``CaseKeyPath``; `encode(to:)` and `init(from:)` unless the enum writes its own; and, for
 /// a `case binding(BindingAction<State>)`, a fast `binding` accessor for ``BindableAction``.
 /// Payloads that are not `Codable` still compile: they encode as their description and fail
-/// to decode.
+/// to decode. A nested `enum View` (a ``ViewAction``'s) gets the same, so
+/// `\.view.binding.code` is a key path.
 @attached(
   member, conformances: CasePathable, Encodable, Decodable,
   names: named(AllCasePaths), named(allCasePaths), named(encode(to:)), named(init(from:)),
   named(binding))
 @attached(extension, conformances: CasePathable, Encodable, Decodable)
+@attached(memberAttribute)
 public macro CasePathable() =
   #externalMacro(module: "ComposableMacrosPlugin", type: "CasePathableMacro")
+
+/// ``CasePathable()`` on the `enum View` nested in a `@CasePathable` action, which writes it.
+@attached(
+  member, conformances: CasePathable, Encodable, Decodable,
+  names: named(AllCasePaths), named(allCasePaths), named(encode(to:)), named(init(from:)),
+  named(binding))
+@attached(extension, conformances: CasePathable, Encodable, Decodable)
+public macro _CasePathableView() =
+  #externalMacro(module: "ComposableMacrosPlugin", type: "NestedCasePathableMacro")

@@ -6,6 +6,7 @@ nonisolated(unsafe) let composableMacros: [String: any Macro.Type] = [
   "DependencyClientMacro": DependencyClientMacro.self,
   "DependencyEndpointMacro": DependencyEndpointMacro.self,
   "MarkerMacro": MarkerMacro.self,
+  "NestedCasePathableMacro": NestedCasePathableMacro.self,
   "ObservableStateMacro": ObservableStateMacro.self,
   "ReducerMacro": ReducerMacro.self,
   "StoreSendableMacro": StoreSendableMacro.self,

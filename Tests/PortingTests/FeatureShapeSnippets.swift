@@ -93,8 +93,51 @@ struct Greeting {
   }
 }
 
+@Reducer
+struct TwoFactorForm {
+  @ObservableState
+  struct State: Equatable {
+    var code = ""
+    var isFormValid = false
+  }
+
+  enum Action: ViewAction {
+    case view(View)
+
+    enum View: BindableAction {
+      case binding(BindingAction<State>)
+      case submitButtonTapped
+    }
+  }
+
+  var body: some ReducerOf<Self> {
+    BindingReducer(action: \.view)
+    Reduce { state, action in
+      switch action {
+      case .view(.binding):
+        state.isFormValid = state.code.count >= 4
+        return .none
+      case .view(.submitButtonTapped):
+        return .none
+      }
+    }
+  }
+}
+
 @MainActor
 struct FeatureShapeSnippetTests {
+  @Test func aViewActionsBindingsSetTheState() async {
+    let store = TestStore(initialState: TwoFactorForm.State()) { TwoFactorForm() }
+    await store.send(\.view.binding.code, "123") {
+      $0.code = "123"
+    }
+    await store.send(\.view.binding.code, "1234") {
+      $0.code = "1234"
+      $0.isFormValid = true
+    }
+    await store.send(\.view.submitButtonTapped)
+  }
+
   @Test func aRecursiveFeatureIsBuiltAsDeepAsItsState() async {
     let store = TestStore(initialState: Nested.State(id: 0)) { Nested() }
     await store.send(.addRowButtonTapped) {
