@@ -21,7 +21,7 @@
 /// // .ifLet(\.$destination, action: \.destination)
 /// ```
 @attached(memberAttribute)
-@attached(member, names: named(State), named(Action), named(body), named(Body))
+@attached(member, names: named(State), named(Action), named(body))
 @attached(extension, conformances: Reducer, CaseReducer)
 public macro Reducer() =
   #externalMacro(module: "ComposableMacrosPlugin", type: "ReducerMacro")

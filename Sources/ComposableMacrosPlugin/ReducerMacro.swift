@@ -9,7 +9,7 @@ import SwiftSyntaxMacros
 /// `CaseReducer` (a `Reducer`, so `StackActionOf<Path>` names its stack actions) and writes
 /// its `State` and `Action` (a case per feature, `@CasePathable`, so `Codable` as tagged
 /// JSON, and `@dynamicMemberLookup`, so `state.addContact` reads a case's state) and a
-/// static `body` running the feature of the current case. A case of `AlertState<A>` or `ConfirmationDialogState<A>` is plain state whose
+/// static `body` running the feature of the current case (unless the enum writes its own). A case of `AlertState<A>` or `ConfirmationDialogState<A>` is plain state whose
 /// actions are `A`.
 public struct ReducerMacro: ExtensionMacro, MemberAttributeMacro, MemberMacro {
   public static func expansion(
@@ -104,14 +104,21 @@ public struct ReducerMacro: ExtensionMacro, MemberAttributeMacro, MemberMacro {
       \(raw: actionCases)
       }
       """,
-      // Named, so `Body` is not inferred from `Reducer`'s default for reducers without one.
-      "\(raw: access)typealias Body = Reduce<State, Action>",
+    ] + (declaresStaticBody(enumDecl) ? [] : [
       """
       \(raw: access)static var body: Reduce<State, Action> {
         \(raw: body)
       }
       """,
-    ]
+    ])
+  }
+}
+
+/// Whether the enum writes its own `static var body`, to run more than its cases' features.
+private func declaresStaticBody(_ enumDecl: EnumDeclSyntax) -> Bool {
+  enumDecl.memberBlock.members.contains { member in
+    guard let variable = member.decl.as(VariableDeclSyntax.self) else { return false }
+    return variable.isStatic && variable.bindings.first?.pattern.trimmedDescription == "body"
   }
 }
 

@@ -144,6 +144,7 @@ struct PersistedCounter {
 
   enum Action {
     case incrementButtonTapped
+    case resetButtonTapped
   }
 
   var body: some ReducerOf<Self> {
@@ -151,6 +152,9 @@ struct PersistedCounter {
       switch action {
       case .incrementButtonTapped:
         state.$count.withLock { $0 += 1 }
+        return .none
+      case .resetButtonTapped:
+        state.$count.withLock { $0 = 0 }
         return .none
       }
     }
@@ -179,6 +183,13 @@ struct TestContextSnippetTests {
       $0.$count.withLock { $0 = 43 }
     }
     #expect(count == 43)
+  }
+
+  @Test func resettingASharedValueToItsValueIsAChangeToAssert() async {
+    let store = TestStore(initialState: PersistedCounter.State()) { PersistedCounter() }
+    await store.send(.resetButtonTapped) {
+      $0.$count.withLock { $0 = 0 }
+    }
   }
 
   @Test func testingWithPersistenceAgain() async {

@@ -124,3 +124,57 @@ struct EnumReducerSnippetTests {
     #expect(state == .edit(EditItem.State(title: "Milk")))
   }
 }
+
+/// An enum of features that writes its own `body`, as TicTacToe's root does.
+@Reducer
+enum Session {
+  case counting(ItemCounter)
+  case editing(EditItem)
+
+  static var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .counting(.incrementButtonTapped):
+        if state.counting?.count == 2 {
+          state = .editing(EditItem.State(title: "Done counting"))
+        }
+        return .none
+      case .counting, .editing:
+        return .none
+      }
+    }
+    .ifCaseLet(\.counting, action: \.counting) { ItemCounter() }
+    .ifCaseLet(\.editing, action: \.editing) { EditItem() }
+  }
+}
+
+extension Session.State: Equatable {}
+
+@MainActor
+struct CaseReducerBodySnippetTests {
+  @Test func anEnumsOwnBodyRunsItsCasesWithIfCaseLet() async {
+    let store = TestStore(initialState: Session.State.counting(ItemCounter.State())) {
+      Session.body
+    }
+    await store.send(\.counting.incrementButtonTapped) {
+      $0.counting?.count = 1
+    }
+    await store.send(\.counting.incrementButtonTapped) {
+      $0 = .editing(EditItem.State(title: "Done counting"))
+    }
+    await store.send(\.editing.titleChanged, "Again") {
+      $0.editing?.title = "Again"
+    }
+  }
+
+  @Test func anActionForAnotherCaseIsReported() async {
+    let store = TestStore(initialState: Session.State.editing(EditItem.State())) {
+      Session.body
+    }
+    await withKnownIssue {
+      await store.send(\.counting.incrementButtonTapped)
+    } matching: { issue in
+      issue.description.contains("received a child action while the state was in another case")
+    }
+  }
+}

@@ -124,8 +124,60 @@ struct TwoFactorForm {
   }
 }
 
+/// A request that a newer one cancels: TCA's Search, with a test clock's zero sleep.
+@Reducer
+struct Forecasts {
+  @ObservableState
+  struct State: Equatable {
+    var inFlight: Int?
+    var forecast: String?
+  }
+
+  enum Action {
+    case cityTapped(Int)
+    case forecastResponse(Int, String)
+  }
+
+  @Dependency(\.continuousClock) var clock
+  enum CancelID { case forecast }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case let .cityTapped(city):
+        state.inFlight = city
+        return .run { send in
+          try await clock.sleep(for: .seconds(0))
+          await send(.forecastResponse(city, "Sunny in \(city)"))
+        }
+        .cancellable(id: CancelID.forecast, cancelInFlight: true)
+      case let .forecastResponse(_, forecast):
+        state.inFlight = nil
+        state.forecast = forecast
+        return .none
+      }
+    }
+  }
+}
+
 @MainActor
 struct FeatureShapeSnippetTests {
+  @Test func aZeroSleepOnATestClockWaitsForTheClock() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Forecasts.State()) {
+      Forecasts()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+    await store.send(.cityTapped(1)) { $0.inFlight = 1 }
+    await store.send(.cityTapped(2)) { $0.inFlight = 2 }
+    await clock.advance()
+    await store.receive(\.forecastResponse) {
+      $0.inFlight = nil
+      $0.forecast = "Sunny in 2"
+    }
+  }
+
   @Test func aViewActionsBindingsSetTheState() async {
     let store = TestStore(initialState: TwoFactorForm.State()) { TwoFactorForm() }
     await store.send(\.view.binding.code, "123") {

@@ -38,7 +38,8 @@ public final class TestClock: Clock, Sendable {
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         let resumeNow: Bool = timeline.withLock { timeline in
-          if Task.isCancelled || deadline <= timeline.now { return true }
+          // A deadline of now waits for the next `advance`, as in TCA's TestClock.
+          if Task.isCancelled || deadline < timeline.now { return true }
           timeline.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
           timeline.sleepCount += 1
           return false
