@@ -31,3 +31,15 @@ public macro Reducer() =
 @attached(extension, conformances: Sendable)
 public macro _StoreSendable() =
   #externalMacro(module: "ComposableMacrosPlugin", type: "StoreSendableMacro")
+
+/// Marks a case of a `@Reducer enum` as state only, with no feature and no actions:
+/// `@ReducerCaseIgnored case alert(AlertState<Alert>)`. Read by ``Reducer()``; expands to nothing.
+@attached(peer)
+public macro ReducerCaseIgnored() =
+  #externalMacro(module: "ComposableMacrosPlugin", type: "MarkerMacro")
+
+/// Marks a case of a `@Reducer enum` as an alert or a dialog: plain state answered by its
+/// actions, as ``Reducer()`` treats `AlertState` and `ConfirmationDialogState` cases anyway.
+@attached(peer)
+public macro ReducerCaseEphemeral() =
+  #externalMacro(module: "ComposableMacrosPlugin", type: "MarkerMacro")

@@ -69,9 +69,16 @@ public struct ReducerMacro: ExtensionMacro, MemberAttributeMacro, MemberMacro {
     // Visible outside the module, they are not inferred `Sendable`; declared so, as a
     // feature's are (`StoreSendableMacro`).
     let isVisible = access == "public " || access == "package "
-    let cases = try EnumCase.all(of: enumDecl).map(FeatureCase.init)
-    let stateCases = cases.map { "  case \($0.name)(\($0.stateType))" }.joined(separator: "\n")
-    let actionCases = cases.map { "  case \($0.name)(\($0.actionType))" }.joined(separator: "\n")
+    let ignored = Set(
+      enumDecl.memberBlock.members.compactMap { $0.decl.as(EnumCaseDeclSyntax.self) }
+        .filter { $0.attributes.contains(named: "ReducerCaseIgnored") }
+        .flatMap { $0.elements.map(\.name.text) })
+    let cases = EnumCase.all(of: enumDecl).map { FeatureCase($0, isIgnored: ignored.contains($0.name)) }
+    let stateCases = cases.map { "  \($0.stateCase)" }.joined(separator: "\n")
+    // A state-only case has no actions, so no case here.
+    let actionCases = cases.filter { !$0.isStateOnly }.map { "  case \($0.name)(\($0.actionType))" }
+      .joined(separator: "\n")
+    let declaresAction = declaresType(named: "Action", in: enumDecl)
     let reducing = cases.filter(\.isFeature).map { feature in
       """
           case (.\(feature.name)(var childState), .\(feature.name)(let childAction)):
@@ -86,25 +93,26 @@ public struct ReducerMacro: ExtensionMacro, MemberAttributeMacro, MemberMacro {
       : """
       Reduce { state, action in
           switch (state, action) {
-      \(reducing)\(cases.count > 1 ? "\n    default:\n      return .none" : "")
+      \(reducing)\(cases.count > 1 || declaresAction ? "\n    default:\n      return .none" : "")
           }
         }
       """
-    return [
-      """
+    let state: DeclSyntax = """
       @CasePathable @dynamicMemberLookup
       \(raw: access)enum State: CaseReducerState\(raw: isVisible ? ", @unchecked Sendable" : "") {
         \(raw: access)typealias StateReducer = \(raw: enumDecl.name.text)
       \(raw: stateCases)
       }
-      """,
       """
+    let action: DeclSyntax = """
       @CasePathable @dynamicMemberLookup
       \(raw: access)enum Action\(raw: isVisible ? ": @unchecked Sendable" : "") {
       \(raw: actionCases)
       }
-      """,
-    ] + (declaresStaticBody(enumDecl) ? [] : [
+      """
+    // An enum that writes its own `State` or `Action` (an alert's actions named apart) keeps it.
+    return (declaresType(named: "State", in: enumDecl) ? [] : [state]) + (declaresAction ? [] : [action])
+      + (declaresStaticBody(enumDecl) ? [] : [
       """
       \(raw: access)static var body: Reduce<State, Action> {
         \(raw: body)
@@ -122,19 +130,31 @@ private func declaresStaticBody(_ enumDecl: EnumDeclSyntax) -> Bool {
   }
 }
 
-/// A case of a `@Reducer enum`: a feature, or alert-like plain state.
+/// Whether the enum declares a member type `name` of its own.
+private func declaresType(named name: String, in enumDecl: EnumDeclSyntax) -> Bool {
+  enumDecl.memberBlock.members.contains { $0.decl.asProtocol(NamedDeclSyntax.self)?.name.text == name }
+}
+
+/// A case of a `@Reducer enum`: a feature, alert-like plain state, or state only.
 private struct FeatureCase {
   let name: String
-  /// The payload type as written: `AddContactFeature`, `AlertState<Action.Alert>`.
+  /// The payload as written: `AddContactFeature`, `AlertState<Action.Alert>`, or for a
+  /// state-only case its values, `Meeting, syncUp: SyncUp`.
   let payload: String
-  /// The actions of plain state (`AlertState<A>`: `A`); `nil` for a feature.
+  /// The actions of plain state (`AlertState<A>`: `A`; `Swift.Never` for a state-only
+  /// case, which has no action case); `nil` for a feature.
   let plainStateAction: String?
+  /// Marked `@ReducerCaseIgnored`, or not one unlabeled value: state with no actions.
+  let isStateOnly: Bool
 
-  init(_ enumCase: EnumCase) throws {
-    guard enumCase.parameters.count == 1, enumCase.parameters[0].label == nil else {
-      throw MacroError("each case of a @Reducer enum holds one feature: case \(enumCase.name)(SomeFeature)")
-    }
+  init(_ enumCase: EnumCase, isIgnored: Bool) {
     name = enumCase.name
+    isStateOnly = isIgnored || enumCase.parameters.count != 1 || enumCase.parameters[0].label != nil
+    if isStateOnly {
+      payload = enumCase.parameters.map { ($0.label.map { "\($0): " } ?? "") + $0.type }.joined(separator: ", ")
+      plainStateAction = "Swift.Never"
+      return
+    }
     payload = enumCase.parameters[0].type
     plainStateAction = ["AlertState<", "ConfirmationDialogState<"].lazy.compactMap { [payload] prefix in
       payload.hasPrefix(prefix) && payload.hasSuffix(">") ? String(payload.dropFirst(prefix.count).dropLast()) : nil
@@ -142,6 +162,9 @@ private struct FeatureCase {
   }
 
   var isFeature: Bool { plainStateAction == nil }
-  var stateType: String { isFeature ? "\(payload).State" : payload }
+  var stateCase: String {
+    if isStateOnly { return payload.isEmpty ? "case \(name)" : "case \(name)(\(payload))" }
+    return "case \(name)(\(isFeature ? "\(payload).State" : payload))"
+  }
   var actionType: String { plainStateAction ?? "\(payload).Action" }
 }

@@ -178,3 +178,96 @@ struct CaseReducerBodySnippetTests {
     }
   }
 }
+
+/// SyncUps' shapes: a path case holding plain values, and destinations whose actions the
+/// enum names itself, with an alert case marked `@ReducerCaseIgnored`.
+@Reducer
+struct Meetings {
+  @Reducer
+  enum Path {
+    case counter(ItemCounter)
+    case transcript(String, speaker: String)
+  }
+
+  @Reducer
+  enum Destination {
+    @ReducerCaseIgnored case alert(AlertState<Alert>)
+    case edit(EditItem)
+
+    @CasePathable
+    enum Action {
+      case alert(Alert)
+      case edit(EditItem.Action)
+    }
+
+    @CasePathable
+    enum Alert: Equatable {
+      case confirmDeletion
+    }
+  }
+
+  @ObservableState
+  struct State: Equatable {
+    @Presents var destination: Destination.State?
+    var path = StackState<Path.State>()
+    var deleted = 0
+  }
+
+  enum Action {
+    case deleteButtonTapped
+    case destination(PresentationAction<Destination.Action>)
+    case path(StackActionOf<Path>)
+    case transcriptButtonTapped
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .deleteButtonTapped:
+        state.destination = .alert(AlertState { TextState("Delete?") } actions: {
+          ButtonState(role: .destructive, action: .confirmDeletion) { TextState("Delete") }
+        })
+        return .none
+      case .destination(.presented(.alert(.confirmDeletion))):
+        state.deleted += 1
+        return .none
+      case .destination, .path:
+        return .none
+      case .transcriptButtonTapped:
+        state.path.append(.transcript("Hello", speaker: "Blob"))
+        return .none
+      }
+    }
+    .ifLet(\.$destination, action: \.destination)
+    .forEach(\.path, action: \.path)
+  }
+}
+
+extension Meetings.Path.State: Equatable {}
+extension Meetings.Destination.State: Equatable {}
+
+@MainActor
+struct StateOnlyCaseSnippetTests {
+  @Test func aPathCaseOfPlainValuesIsPushedAndPopped() async {
+    let store = TestStore(initialState: Meetings.State()) { Meetings() }
+    await store.send(.transcriptButtonTapped) {
+      $0.path[id: 0] = .transcript("Hello", speaker: "Blob")
+    }
+    await store.send(\.path.popFrom, 0) {
+      $0.path = StackState()
+    }
+  }
+
+  @Test func anIgnoredAlertCaseIsAnsweredByTheActionsTheEnumNames() async {
+    let store = TestStore(initialState: Meetings.State()) { Meetings() }
+    await store.send(.deleteButtonTapped) {
+      $0.destination = .alert(AlertState { TextState("Delete?") } actions: {
+        ButtonState(role: .destructive, action: .confirmDeletion) { TextState("Delete") }
+      })
+    }
+    await store.send(\.destination.alert.confirmDeletion) {
+      $0.deleted = 1
+      $0.destination = nil
+    }
+  }
+}

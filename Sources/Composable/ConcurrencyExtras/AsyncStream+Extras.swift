@@ -5,15 +5,10 @@ extension AsyncStream where Element: Sendable {
   /// A stream that never produces an element and never ends.
   public static var never: Self { Self { _ in } }
 
-  /// A stream of the elements of `sequence`.
+  /// A stream of the elements of `sequence` (ending where it fails).
   public init<S: AsyncSequence & Sendable>(_ sequence: S) where S.Element == Element {
     self.init { continuation in
-      let task = Task {
-        do {
-          for try await element in sequence { continuation.yield(element) }
-        } catch {}
-        continuation.finish()
-      }
+      let task = forward(sequence, yield: { continuation.yield($0) }, finish: { _ in continuation.finish() })
       continuation.onTermination = { _ in task.cancel() }
     }
   }
@@ -31,15 +26,24 @@ extension AsyncThrowingStream where Element: Sendable, Failure == any Error {
   /// A stream of the elements of `sequence`, ending with its error.
   public init<S: AsyncSequence & Sendable>(_ sequence: S) where S.Element == Element {
     self.init { continuation in
-      let task = Task {
-        do {
-          for try await element in sequence { continuation.yield(element) }
-          continuation.finish()
-        } catch {
-          continuation.finish(throwing: error)
-        }
-      }
+      let task = forward(
+        sequence, yield: { continuation.yield($0) }, finish: { continuation.finish(throwing: $0) })
       continuation.onTermination = { _ in task.cancel() }
+    }
+  }
+}
+
+/// Iterates `sequence` in a task of its own, handing each element to `yield` and its end
+/// (with the error it failed with, if any) to `finish`.
+private func forward<S: AsyncSequence & Sendable>(
+  _ sequence: S, yield: @escaping @Sendable (S.Element) -> Void, finish: @escaping @Sendable ((any Error)?) -> Void
+) -> Task<Void, Never> where S.Element: Sendable {
+  Task {
+    do {
+      for try await element in sequence { yield(element) }
+      finish(nil)
+    } catch {
+      finish(error)
     }
   }
 }
