@@ -137,12 +137,12 @@ let package = Package(
       name: "ComposableArchitectureTests", dependencies: ["ComposableArchitecture", "ComposableTesting", "JSONTestSupport"]),
     .testTarget(name: "ComposableTestingTests", dependencies: ["ComposableArchitecture", "ComposableTesting"]),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
-    // TCA's documented spellings, in both language modes a user's package may use: the
-    // Swift 5 target compiles the same files (links to PortingTests').
     // A client module importing only Dependencies and DependenciesMacros, and a feature
     // module with public types, as TCA apps split them.
     .target(name: "PortingClient", dependencies: ["Dependencies", "DependenciesMacros"], path: "Tests/PortingClient"),
     .target(name: "PortingFeature", dependencies: ["ComposableArchitecture", "PortingClient"], path: "Tests/PortingFeature"),
+    // TCA's documented spellings, in both language modes a user's package may use: the
+    // Swift 5 target compiles the same files (links to PortingTests').
     .testTarget(
       name: "PortingTests", dependencies: ["ComposableArchitecture", "ComposableTesting", "ConcurrencyExtras", "PortingClient", "PortingFeature"]),
     .testTarget(

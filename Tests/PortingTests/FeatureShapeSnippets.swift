@@ -162,6 +162,21 @@ struct Forecasts {
 
 @MainActor
 struct FeatureShapeSnippetTests {
+  @Test func partOfATestAssertsLess() async {
+    let store = TestStore(initialState: Forecasts.State()) {
+      Forecasts()
+    } withDependencies: {
+      $0.continuousClock = ImmediateClock()
+    }
+    await store.withExhaustivity(.off) {
+      await store.send(.cityTapped(1))
+      await store.receive(\.forecastResponse) {
+        $0.forecast = "Sunny in 1"
+      }
+    }
+    #expect(store.exhaustivity == .on)
+  }
+
   @Test func aZeroSleepOnATestClockWaitsForTheClock() async {
     let clock = TestClock()
     let store = TestStore(initialState: Forecasts.State()) {
