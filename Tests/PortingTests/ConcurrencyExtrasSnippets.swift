@@ -48,3 +48,4 @@ struct ConcurrencyExtrasSnippetTests {
     #expect(wrapped.count == 2)
   }
 }
+

@@ -202,3 +202,21 @@ struct TestContextSnippetTests {
     #expect(!FileManager.default.fileExists(atPath: ".storehost/shared/count.json"))
   }
 }
+
+struct Score: Codable, Equatable, Identifiable, Sendable {
+  var id: Int
+  var points: Int
+}
+
+extension SharedReaderKey where Self == AppStorageKey<IdentifiedArrayOf<Score>>.Default {
+  /// A key with its own default, as SyncUps declares `.syncUps`.
+  static var scores: Self { Self[.appStorage("scores"), default: []] }
+}
+
+@Test func aTestSeedsAKeyWithADefaultWithALiteral() {
+  let score = Score(id: 1, points: 3)
+  @Shared(.scores) var scores = [score]
+  #expect(scores.ids == [1])
+  @Shared(.scores) var same
+  #expect(same[id: 1] == score)
+}
