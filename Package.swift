@@ -76,7 +76,11 @@ let package = Package(
     .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     .target(
       name: "StoreHost",
-      dependencies: ["StoreHostJSON", "Composable", "HTTP", "COpenSSL", "CSQLite", "CLibPQ", "CSystemShim"]),
+      dependencies: ["StoreHostJSON", "Composable", "HTTP", "COpenSSL", "CSQLite", "CLibPQ", "CSystemShim"],
+      plugins: ["EmbedBrowserClient"]),
+    // The browser client (Sources/StoreHost/BrowserClient/*.js, *.d.ts) built into StoreHost.
+    .executableTarget(name: "EmbedFiles", path: "Plugins/EmbedFiles"),
+    .plugin(name: "EmbedBrowserClient", capability: .buildTool(), dependencies: ["EmbedFiles"]),
     // Layer 5: the demo features and the `storehost` command.
     .target(name: "StoreHostDemo", dependencies: ["ComposableArchitecture"]),
     .executableTarget(name: "storehost", dependencies: ["StoreHost", "StoreHostDemo"]),

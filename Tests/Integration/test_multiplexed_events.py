@@ -1,15 +1,18 @@
-"""Several sessions on one event stream (watch tickets and `GET /api/events`), driven with
-curl against a running storehost."""
+"""Several sessions on one event stream (watch tickets and `GET /api/events`), and the browser
+client StoreHost serves at /storehost/v1/, driven with curl against a running storehost."""
 import base64
 import json
 import subprocess
 import threading
+from pathlib import Path
 
 import pytest
 
 from storehost_server import StorehostServer, curl
 from test_sessions import act, create, error_code, read_events
 
+CLIENT = Path(__file__).resolve().parents[2] / "Sources" / "StoreHost" / "BrowserClient"
+CLIENT_FILES = ["json-patch.d.ts", "json-patch.js", "storehost.d.ts", "storehost.js", "stream-hub.js", "stream-worker.js"]
 
 
 @pytest.fixture(scope="module")
@@ -179,3 +182,21 @@ def test_a_stream_of_several_counts_once_per_session_toward_its_stream_limit():
             single.wait()
     finally:
         server.stop()
+
+
+# MARK: The browser client
+
+def test_the_browser_client_is_served_as_built_with_a_validator(server):
+    for name in CLIENT_FILES:
+        status, headers, body = curl(f"{server.url}/storehost/v1/{name}")
+        assert status == 200, name
+        assert body == (CLIENT / name).read_text(), f"{name} differs from the library's"
+        assert headers["content-type"][0].startswith(
+            "application/typescript" if name.endswith(".ts") else "text/javascript")
+        assert headers["cache-control"] == ["no-cache"]
+        etag = headers["etag"][0]
+        assert etag.startswith('"') and len(etag) > 4
+        status, again, body = curl(f"{server.url}/storehost/v1/{name}", headers=[f"If-None-Match: {etag}"])
+        assert (status, body, again["etag"]) == (304, "", [etag])
+    status, _, body = curl(f"{server.url}/storehost/v1/nothing.js")
+    assert status == 404 and "storehost.js" in json.loads(body)["error"]["message"]

@@ -4,7 +4,8 @@ import HTTP
 
 extension SessionHost {
   /// Adds the session API of the README's "Wire protocol" to `router`: `/api/sessions` and
-  /// below, `/api/events`, `/healthz`, `/metrics` and `/api/schema`.
+  /// below, `/api/events`, `/healthz`, `/metrics`, `/api/schema`, and the browser client
+  /// under `/storehost/v1/`.
   public func addRoutes(to router: inout Router) {
     router.post("/api/sessions") { [self] request in try await createSession(request) }
     router.get("/api/sessions/{id}") { [self] request in try await state(request) }
@@ -18,6 +19,7 @@ extension SessionHost {
     }
     router.get("/metrics") { [self] request in metricsResponse(request) }
     router.get("/api/schema") { [self] _ in schemaResponse() }
+    router.get(BrowserClient.path + "{file}") { request in try BrowserClient.respond(to: request) }
   }
 
   // MARK: Handlers
