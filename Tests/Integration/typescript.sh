@@ -7,7 +7,7 @@
 # fails the check.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-command -v tsc > /dev/null || { echo "typescript.sh: tsc is missing: apt-get install node-typescript (see .ci/run)" >&2; exit 1; }
+command -v tsc > /dev/null || { echo "typescript.sh: tsc is missing: apt-get install node-typescript (scripts/test-setup does)" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
