@@ -3,7 +3,8 @@ import Foundation
 import HTTP
 import Synchronization
 
-/// Hosts one root store per browser session behind the wire protocol of DESIGN.md.
+/// Hosts one root store per browser session behind the wire protocol of the README ("Wire
+/// protocol").
 ///
 /// ```swift
 /// let host = SessionHost(
