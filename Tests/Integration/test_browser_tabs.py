@@ -5,30 +5,17 @@ holding the stream among them, keeps the others live; "New session" in one tab l
 others on theirs. Needs what test_browser.py needs.
 """
 import re
-import shutil
-import tempfile
-import time
 import urllib.request
 
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 
-from test_browser import StoreHostServer, new_browser, open_page, session_id, status, text_of, wait, wait_for_status
+# `server` is test_browser's module fixture: this module gets a storehost of its own.
+from test_browser import new_browser, server, session_id, status, text_of, wait, wait_for_status  # noqa: F401
 
 TABS = 12
 SESSIONS = 4  # tabs 0-3 start one each; tab i joins the session of tab i % 4
-
-
-@pytest.fixture(scope="module")
-def server():
-    data_dir = tempfile.mkdtemp(prefix="storehost-tabs-")
-    host = StoreHostServer(data_dir)
-    host.start()
-    yield host
-    host.kill()
-    host.log.close()
-    shutil.rmtree(data_dir, ignore_errors=True)
 
 
 @pytest.fixture
@@ -51,11 +38,6 @@ def open_tab(driver, url, without=()):
         driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": script})
     driver.get(url)
     return driver.current_window_handle
-
-
-def count_in(driver, handle):
-    driver.switch_to.window(handle)
-    return text_of(driver, "counter-count")
 
 
 def wait_for_count(driver, handle, expected):

@@ -16,7 +16,7 @@
 // it speaks is the one in StoreHost's README ("Wire protocol, version 1").
 
 import { applyPatch } from "./json-patch.js";
-import { hubProtocol, serve, StreamHub } from "./stream-hub.js";
+import { backoff, call, hubProtocol, parseJSON, serve, StreamHub } from "./stream-hub.js";
 
 export { applyPatch, jsonEqual, parsePointer, PatchError } from "./json-patch.js";
 
@@ -666,9 +666,7 @@ export class StoreHostClient {
 
   /** The reconnection delay after `attempt` failures: exponential, capped, with "equal jitter" (half random). */
   #delay(attempt) {
-    const { initialDelay, maxDelay } = this.#options;
-    const ceiling = Math.min(maxDelay, initialDelay * 2 ** Math.min(attempt, 30));
-    return ceiling / 2 + Math.random() * (ceiling / 2);
+    return backoff(attempt, this.#options);
   }
 
   /** Sleeps `ms`, or less if the browser comes back online or the client stops. */
@@ -1014,22 +1012,4 @@ function isGone(error) {
 function newKey() {
   if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-function call(listener, ...args) {
-  try {
-    listener(...args);
-  } catch (error) {
-    // One broken listener must not stop the others or the client.
-    if (typeof reportError === "function") reportError(error);
-    else console.error(error);
-  }
-}
-
-function parseJSON(text) {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }

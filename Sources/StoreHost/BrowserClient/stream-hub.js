@@ -359,11 +359,8 @@ export class StreamHub {
     return query.toString();
   }
 
-  /** The delay after `attempt` failures: exponential, capped, with "equal jitter" (half random). */
   #delay(attempt) {
-    const { initialDelay, maxDelay } = this.#options;
-    const ceiling = Math.min(maxDelay, initialDelay * 2 ** Math.min(attempt, 30));
-    return ceiling / 2 + Math.random() * (ceiling / 2);
+    return backoff(attempt, this.#options);
   }
 }
 
@@ -399,17 +396,29 @@ export function serve(hub, message, replyTo) {
   }
 }
 
-function call(listener, ...args) {
+// MARK: Helpers storehost.js uses too
+
+/**
+ * The wait after `attempt` failures in a row: exponential from `initialDelay`, capped at
+ * `maxDelay`, with "equal jitter" (half of it random), in milliseconds.
+ */
+export function backoff(attempt, { initialDelay, maxDelay }) {
+  const ceiling = Math.min(maxDelay, initialDelay * 2 ** Math.min(attempt, 30));
+  return ceiling / 2 + Math.random() * (ceiling / 2);
+}
+
+/** Calls `listener`; an error it throws is reported, and stops neither the caller nor other listeners. */
+export function call(listener, ...args) {
   try {
     listener(...args);
   } catch (error) {
-    // One broken listener must not stop the others or the hub.
     if (typeof reportError === "function") reportError(error);
     else console.error(error);
   }
 }
 
-function parseJSON(text) {
+/** The JSON value of `text`, or `null` when it is not JSON. */
+export function parseJSON(text) {
   try {
     return JSON.parse(text);
   } catch {
