@@ -163,7 +163,9 @@ export class StreamHub {
     for (let start = 0; start < sessions.length; start += maxSessionsPerStream) {
       this.#openStream(sessions.slice(start, start + maxSessionsPerStream));
     }
-    this.#tellStatus();
+    // Clients hear nothing until the new streams open (or fail): a reopen because a tab
+    // came or went loses no event (each session resumes from its version), so it is no
+    // reconnection to show.
     return true;
   }
 
@@ -230,7 +232,7 @@ export class StreamHub {
       this.#hasOpened = true;
       clearTimeout(this.#stableTimer);
       this.#stableTimer = setTimeout(() => (this.#attempt = 0), this.#options.stableAfter);
-      this.#tellStatus();
+      this.#tellStatus(stream.sessions);
     });
     // EventSource retries by itself only after some errors, and without the sessions'
     // versions: closing it on every error keeps one retry policy (ours) for all of them.
@@ -288,7 +290,7 @@ export class StreamHub {
       this.#changed();
     } else {
       // At its limit of streams, or the server is busy: try again later.
-      this.#tellStatus();
+      this.#tellStatus([session]);
       if (!this.#retrying && !this.#opening) {
         this.#retrying = true;
         this.#schedule(this.#delay(this.#attempt++));
@@ -314,8 +316,10 @@ export class StreamHub {
     }
   }
 
-  #tellStatus() {
+  /** Tells the clients of `sessions` (all, by default) whether their session's events flow. */
+  #tellStatus(sessions = null) {
     for (const watcher of this.#clients.values()) {
+      if (sessions && ![...sessions].includes(watcher.session)) continue;
       const entry = this.#sessions.get(watcher.session);
       call(watcher.reply, { type: "status", status: entry?.stream?.opened ? "open" : this.#waitingStatus() });
     }

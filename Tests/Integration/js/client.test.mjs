@@ -551,6 +551,24 @@ describe("the stream a browser's tabs share", () => {
     assert.equal(FakeEventSource.instances.filter((instance) => !instance.closed).length, 1);
   });
 
+  it("reopens the stream for a tab that comes without telling the others it reconnects", async () => {
+    const [a] = await clientsOn(["s1"]);
+    const first = await stream();
+    first.open();
+    await until(() => a.status === "open", "never open");
+    const statuses = [];
+    a.onStatus((status) => statuses.push(status));
+    const [b] = await clientsOn(["s2"]);
+    const second = await stream(1);
+    assert.ok(first.closed, "the old stream stayed open beside the new one");
+    assert.deepEqual(second.watches.sort(), ["T-s1.0", "T-s2.0"]);
+    second.open();
+    await until(() => b.status === "open", "the new tab is not open");
+    assert.deepEqual(statuses, ["open"], "the first tab was told of a reconnection");
+    second.fail();
+    await until(() => a.status === "reconnecting", "a real failure went untold");
+  });
+
   it("puts clients of one session on one watch, and counts each as a tab in presence", async () => {
     const [a, b] = await clientsOn(["s1", "s1"], { presence: true });
     await until(() => latest() && b.status !== "closed", "no stream");
