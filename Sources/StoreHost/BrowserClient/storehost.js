@@ -75,7 +75,7 @@ export class StoreHostError extends Error {
  *   state on every change.
  * @property {boolean} [log=false] Ask for `event: action` too, one per reduced action
  *   (see {@link StoreHostClient#onEvent}); meant for debugging views.
- * @property {boolean} [presence=false] Ask for `event: presence`: how many streams watch
+ * @property {boolean} [presence=false] Ask for `event: presence`: how many tabs watch
  *   this session and the whole server (see {@link StoreHostClient#onPresence}).
  * @property {string|null} [storageKey="storehost.session"] The sessionStorage key that keeps
  *   the tab's session id across its reloads (other tabs start sessions of their own);
@@ -97,9 +97,10 @@ export class StoreHostError extends Error {
  */
 
 /**
- * @typedef {object} Presence Who watches, as the server last said.
- * @property {number} session Event streams open on this session (tabs showing it).
- * @property {number} everyone Session event streams open on the whole server.
+ * @typedef {object} Presence Who watches, as the server last said: the tabs of this browser
+ *   one by one, another browser's once per session (its tabs share one stream).
+ * @property {number} session Watchers of this session (tabs showing it).
+ * @property {number} everyone Watchers of any session on the whole server.
  */
 
 /**
@@ -353,7 +354,7 @@ export class StoreHostClient {
     await this.#recover(null, { waitFirst: false });
   }
 
-  /** Closes the event stream, stops reconnecting and rejects queued sends; status becomes `closed`. */
+  /** Stops watching the session and rejects queued sends; status becomes `closed`. */
   close() {
     this.#abandon();
     if (typeof window !== "undefined") {
@@ -367,7 +368,7 @@ export class StoreHostClient {
 
   // MARK: Session
 
-  /** Finds (or, without an id, creates) a session, adopts it and opens its stream, retrying with backoff. */
+  /** Finds (or, without an id, creates) a session, adopts it and watches it, retrying with backoff. */
   #recover(sessionId, { waitFirst }) {
     const generation = this.#generation;
     if (this.#recovery?.generation === generation) return this.#recovery.done;
