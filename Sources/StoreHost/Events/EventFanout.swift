@@ -159,7 +159,7 @@ final class EventFanout: Sendable {
   /// version, a patch from `lastEventID` when the recent versions lead from it to the
   /// latest, else the latest state. With `presence`, the client also gets a `presence`
   /// event now and whenever the number of this session's clients, or `everyone` (the
-  /// streams open on the server, counting this one), changes. `framing` says whether the
+  /// session watches open on the server, counting this one), changes. `framing` says whether the
   /// client's stream carries this session alone. `onEnd` is called once if the fanout closes
   /// while the client watches.
   /// - Returns: The client's id, for ``disconnect(_:)``; `nil` if the fanout is closed.

@@ -51,7 +51,8 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   private let evictionTask = Mutex<Task<Void, Never>?>(nil)
   /// Renews this process's lease in a cluster (see ``joinCluster(advertising:)``).
   let renewalTask = Mutex<Task<Void, Never>?>(nil)
-  /// Event streams open on this host's sessions: the `everyone` of `presence` events.
+  /// Watches open on this host's sessions (a stream of several sessions counts once for each):
+  /// the `everyone` of `presence` events.
   let openStreams = Atomic<Int>(0)
   /// Tells presence watchers of changes of ``openStreams`` (see ``startReportingPresence()``).
   private let presenceTask = Mutex<Task<Void, Never>?>(nil)
