@@ -77,6 +77,8 @@ let package = Package(
     .target(
       name: "StoreHost",
       dependencies: ["StoreHostJSON", "Composable", "HTTP", "COpenSSL", "CSQLite", "CLibPQ", "CSystemShim"],
+      // Says the client's .js files are ES modules, to Node (its unit tests) and other tools.
+      exclude: ["BrowserClient/package.json"],
       plugins: ["EmbedBrowserClient"]),
     // The browser client (Sources/StoreHost/BrowserClient/*.js, *.d.ts) built into StoreHost.
     .executableTarget(name: "EmbedFiles", path: "Plugins/EmbedFiles"),

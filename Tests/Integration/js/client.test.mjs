@@ -5,9 +5,13 @@
 // without a browser. Node has no SharedWorker and no Web Locks, so each test's clients share
 // a hub of their own, in this process, as tabs without either would.
 import assert from "node:assert/strict";
+import { webcrypto } from "node:crypto";
 import { afterEach, beforeEach, describe, it } from "node:test";
 
 import { StoreHostClient } from "../../../Sources/StoreHost/BrowserClient/storehost.js";
+
+// Browsers have `crypto` (for Idempotency-Keys and tab ids); Node has it as a global from 19 on.
+globalThis.crypto ??= webcrypto;
 
 /** The path and query of `url`, absolute or not. */
 function local(url) {
