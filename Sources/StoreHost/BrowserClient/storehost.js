@@ -935,13 +935,19 @@ class WorkerTransport {
  */
 class LeaderTransport {
   #link;
+  #options;
   #channel;
   #hub = null;
   #lockName;
+  #leaderLock;
+  #candidacy = null; // aborts the wait for the leader lock
+  #resign = null; // releases the leader lock
 
   constructor(link, name, options) {
     this.#link = link;
+    this.#options = options;
     this.#lockName = `${name} tab ${link.tab}`;
+    this.#leaderLock = `${name} leader`;
     this.#channel = new BroadcastChannel(name);
     this.#channel.onmessage = ({ data }) => {
       if (data?.type === "to-hub") {
@@ -955,14 +961,13 @@ class LeaderTransport {
     };
     holdForLife(this.#lockName).then(() => this.#hello());
     addEventListener("pagehide", (event) => {
-      if (!event.persisted && !this.#hub) this.send({ type: "bye", tab: link.tab });
+      if (event.persisted) this.#stepDown();
+      else if (!this.#hub) this.send({ type: "bye", tab: link.tab });
     });
-    navigator.locks.request(`${name} leader`, () => {
-      this.#hub = new StreamHub(options);
-      link.rewatch();
-      this.#channel.postMessage({ type: "leader" });
-      return new Promise(() => {}); // leads until the page goes
+    addEventListener("pageshow", (event) => {
+      if (event.persisted) this.#standForLeader();
     });
+    this.#standForLeader();
   }
 
   send(message) {
@@ -970,10 +975,35 @@ class LeaderTransport {
     else this.#channel.postMessage({ type: "to-hub", message });
   }
 
+  /** Waits in line for the leader lock; leads, with a hub of its own, while it holds it. */
+  #standForLeader() {
+    this.#candidacy = new AbortController();
+    navigator.locks
+      .request(this.#leaderLock, { signal: this.#candidacy.signal }, () => {
+        this.#hub = new StreamHub(this.#options);
+        this.#link.rewatch();
+        this.#channel.postMessage({ type: "leader" });
+        return new Promise((resign) => (this.#resign = resign));
+      })
+      .catch(() => {}); // the wait was aborted: the page was put away
+  }
+
+  /**
+   * A page put in the back/forward cache neither leads nor waits to: its hub stops, and the
+   * next tab in line takes over. It stands again when it is shown.
+   */
+  #stepDown() {
+    this.#candidacy?.abort();
+    this.#hub?.close();
+    this.#hub = null;
+    this.#resign?.();
+    this.#resign = null;
+  }
+
   /** Runs a message for the hub here; answers go to this tab's clients directly, others' over the channel. */
   #serve(message) {
     if (message.type === "hello") {
-      navigator.locks.request(message.lock, () => this.#hub.unwatchAll(`${message.tab}/`));
+      navigator.locks.request(message.lock, () => this.#hub?.unwatchAll(`${message.tab}/`));
       return;
     }
     serve(this.#hub, message, (client) => (reply) => {

@@ -106,6 +106,15 @@ export class StreamHub {
     }
   }
 
+  /** Stops: closes the streams, forgets every client and waits for nothing more. */
+  close() {
+    clearTimeout(this.#timer);
+    this.#retrying = false;
+    this.#clients.clear();
+    this.#sessions.clear();
+    this.#closeStreams();
+  }
+
   /** The network is back: retry now rather than after the backoff. */
   wake() {
     this.#attempt = 0;

@@ -55,9 +55,9 @@ public struct SessionTokenSigner: Sendable {
 
   func mac(_ message: ArraySlice<UInt8>) -> [UInt8] { contexts.mac(message) }
 
-  /// A decoded token of another kind than a session token (its first byte, `format`), cut
-  /// into what the MAC covers and the MAC, when it has room for `headerLength` bytes after
-  /// the format byte, an id of at least one byte, and the MAC.
+  /// `text` decoded and cut into what the MAC covers and the MAC, when its first byte is
+  /// `format` (a session token's, or another kind's) and it has room for `headerLength`
+  /// bytes after that byte, an id of at least one byte, and the MAC.
   func signedBytes(of text: String, format: UInt8, headerLength: Int) -> SignedBytes? {
     let longest = 1 + headerLength + SessionID.maxLength + Self.macLength
     guard text.utf8.count <= (longest * 4 + 2) / 3, let bytes = Base64URL.decode(text),

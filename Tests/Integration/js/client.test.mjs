@@ -9,6 +9,7 @@ import { webcrypto } from "node:crypto";
 import { afterEach, beforeEach, describe, it } from "node:test";
 
 import { StoreHostClient } from "../../../Sources/StoreHost/BrowserClient/storehost.js";
+import { serve, StreamHub } from "../../../Sources/StoreHost/BrowserClient/stream-hub.js";
 
 // Browsers have `crypto` (for Idempotency-Keys and tab ids); Node has it as a global from 19 on.
 globalThis.crypto ??= webcrypto;
@@ -620,6 +621,26 @@ describe("the stream a browser's tabs share", () => {
     latest().emit("action", { id: "s2", action: "tapped" });
     full.close();
     await until(() => latest().watches.length === 1 && latest().query.get("patch") === "1", "patches stayed off");
+  });
+
+  it("answers a client that leaves with how many others still watch, and stops for good when closed", async () => {
+    const hub = new StreamHub({ baseURL, initialDelay: 10, maxDelay: 80 });
+    const heard = [];
+    const replyTo = (client) => (message) => heard.push([client, message]);
+    serve(hub, { type: "watch", client: "tab1/1", session: "s1", version: 0 }, replyTo);
+    serve(hub, { type: "watch", client: "tab2/1", session: "s1", version: 0 }, replyTo);
+    serve(hub, { type: "watch", client: "tab2/2", session: "s2", version: 0 }, replyTo);
+    const source = await stream();
+    serve(hub, { type: "unwatch", client: "tab1/1", ref: 7 }, replyTo);
+    assert.deepEqual(heard.at(-1), ["tab1/1", { type: "left", ref: 7, others: 1 }]);
+    serve(hub, { type: "bye", tab: "tab2" }, replyTo);
+    assert.equal(hub.clientCount, 0, "a tab that said bye kept its clients");
+    serve(hub, { type: "watch", client: "tab3/1", session: "s3", version: 0 }, replyTo);
+    hub.close();
+    assert.ok(source.closed);
+    assert.equal(hub.clientCount, 0);
+    await tick(30);
+    assert.ok(FakeEventSource.instances.every((instance) => instance.closed), "a closed hub opened a stream");
   });
 
   it("splits more sessions than one stream may watch over several streams", async () => {
