@@ -221,3 +221,29 @@ def test_a_tab_whose_session_another_tab_ended_says_so_and_offers_a_new_one(serv
     # The first tab still says its session ended, until asked for a new one.
     browser.switch_to.window(first)
     assert status(browser) == "ended"
+
+
+def test_the_leader_tab_navigating_away_and_back_keeps_every_tab_live(server, browser):
+    without = ("SharedWorker",)
+    leader = open_tab(browser, f"{server.url}/#/counter", without)
+    wait_for_status(browser, "open")
+    shared = session_id(browser)
+    other = open_tab(browser, f"{server.url}/?session={shared}#/counter", without)
+    wait_for_status(browser, "open")
+
+    # The leader leaves for another page (kept in the back/forward cache, or unloaded).
+    browser.switch_to.window(leader)
+    browser.get(f"{server.url}/healthz")
+    click(browser, other)
+    wait_for_count(browser, other, 1)
+    wait(browser, lambda d: metric(server, "storehost_http_event_streams") == 1, "the stream did not move to the other tab")
+
+    # Back again, it watches too, through whichever tab leads now.
+    browser.switch_to.window(leader)
+    browser.back()
+    wait_for_status(browser, "open")
+    assert session_id(browser) == shared
+    wait_for_count(browser, leader, 1)
+    click(browser, leader)
+    wait_for_count(browser, leader, 2)
+    wait_for_count(browser, other, 2)

@@ -497,6 +497,8 @@ export class StoreHostClient {
         if (message.status === Status.open) {
           this.#attempt = 0;
           this.#setStatus(Status.open);
+          // Other tabs watched the session meanwhile: the events before now went to them.
+          if (typeof message.version === "number" && message.version > this.#version) this.#resync();
         } else if (this.#status !== Status.closed && this.#status !== Status.ended) {
           this.#setPresence(null);
           this.#setStatus(this.#hasOpened ? Status.reconnecting : Status.connecting);

@@ -18,8 +18,10 @@ export const maxSessionsPerStream = 64;
  * One browser's stream of its tabs' sessions. A client (one StoreHostClient of a tab, by an
  * id unique in the browser) watches one session at a time; it gets, through its `reply`:
  *
- * - `{type: "status", status}`: `connecting` (not yet open), `open` (its session's events
- *   flow), or `reconnecting` (the stream failed; the hub tries again with backoff).
+ * - `{type: "status", status, version}`: `connecting` (not yet open), `open` (its session's
+ *   events flow), or `reconnecting` (the stream failed; the hub tries again with backoff);
+ *   `version` is the latest version of the session the hub knows of (or `null`), so a client
+ *   that joins behind it knows to read the state.
  * - `{type: "event", event, data}`: an event of its session (`state`, `patch`, `action` with
  *   `log`, `presence` with `presence`), `data` as the server sent it (JSON text). Presence
  *   counts the tabs of this browser, which share one stream, one by one.
@@ -76,7 +78,7 @@ export class StreamHub {
     } else if (this.#wantedFlags() !== this.#flags) {
       this.#changed();
     }
-    call(reply, { type: "status", status: entry.stream?.opened ? "open" : this.#waitingStatus() });
+    call(reply, this.#status(entry));
     this.#tellPresence();
   }
 
@@ -329,13 +331,13 @@ export class StreamHub {
   #tellStatus(sessions = null) {
     for (const watcher of this.#clients.values()) {
       if (sessions && ![...sessions].includes(watcher.session)) continue;
-      const entry = this.#sessions.get(watcher.session);
-      call(watcher.reply, { type: "status", status: entry?.stream?.opened ? "open" : this.#waitingStatus() });
+      call(watcher.reply, this.#status(this.#sessions.get(watcher.session)));
     }
   }
 
-  #waitingStatus() {
-    return this.#hasOpened ? "reconnecting" : "connecting";
+  #status(entry) {
+    const status = entry?.stream?.opened ? "open" : this.#hasOpened ? "reconnecting" : "connecting";
+    return { type: "status", status, version: entry?.version ?? null };
   }
 
   /**

@@ -574,6 +574,25 @@ describe("the stream a browser's tabs share", () => {
     await until(() => a.status === "reconnecting", "a real failure went untold");
   });
 
+  it("reads the state when it joins a session that other clients follow at a later version", async () => {
+    const [a] = await clientsOn(["s1"]);
+    const source = await stream();
+    source.open();
+    source.emit("patch", { id: "s1", version: 1, from: 0, ops: [{ op: "replace", path: "/count", value: 1 }] });
+    source.emit("patch", { id: "s1", version: 2, from: 1, ops: [{ op: "replace", path: "/count", value: 2 }] });
+    await until(() => a.version === 2, "the first client missed the patches");
+    // The second client starts from an older version (a tab back from the back/forward
+    // cache, say): no event will come for what it missed, so it reads the state.
+    let reads = 0;
+    routes["GET /api/sessions/s1"] = () => (++reads === 1 ? session("s1", 0)() : session("s1", 2)());
+    globalThis.sessionStorage = new FakeStorage();
+    sessionStorage.setItem("tab", "s1");
+    const b = makeClient({ storageKey: "tab" });
+    await b.connect();
+    await until(() => b.version === 2, "the client that joined behind stayed behind");
+    assert.deepEqual([b.state, reads, FakeEventSource.instances.length], [{ count: 2 }, 2, 1]);
+  });
+
   it("puts clients of one session on one watch, and counts each as a tab in presence", async () => {
     const [a, b] = await clientsOn(["s1", "s1"], { presence: true });
     await until(() => latest() && b.status !== "closed", "no stream");
