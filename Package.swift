@@ -100,7 +100,13 @@ let package = Package(
     .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     .target(
       name: "StoreHost",
-      dependencies: ["StoreHostJSON", "Composable", "HTTP", "COpenSSL", "CSQLite", "CLibPQ", "CSystemShim"]),
+      dependencies: ["StoreHostJSON", "Composable", "HTTP", "COpenSSL", "CSQLite", "CLibPQ", "CSystemShim"],
+      // Says the client's .js files are ES modules, to Node (its unit tests) and other tools.
+      exclude: ["BrowserClient/package.json"],
+      plugins: ["EmbedBrowserClient"]),
+    // The browser client (Sources/StoreHost/BrowserClient/*.js, *.d.ts) built into StoreHost.
+    .executableTarget(name: "EmbedFiles", path: "Plugins/EmbedFiles"),
+    .plugin(name: "EmbedBrowserClient", capability: .buildTool(), dependencies: ["EmbedFiles"]),
     // Layer 5: the demo features and the `storehost` command.
     // The demo's client, in a module importing only Dependencies and DependenciesMacros.
     .target(name: "StoreHostDemoClients", dependencies: ["Dependencies", "DependenciesMacros"]),

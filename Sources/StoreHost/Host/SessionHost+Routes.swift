@@ -3,19 +3,23 @@ import Foundation
 import HTTP
 
 extension SessionHost {
-  /// Adds the session API of DESIGN.md to `router`: `/api/sessions` and below, `/healthz`
-  /// and `/metrics`.
+  /// Adds the session API of the README's "Wire protocol" to `router`: `/api/sessions` and
+  /// below, `/api/events`, `/healthz`, `/metrics`, `/api/schema`, and the browser client
+  /// under `/storehost/v1/`.
   public func addRoutes(to router: inout Router) {
     router.post("/api/sessions") { [self] request in try await createSession(request) }
     router.get("/api/sessions/{id}") { [self] request in try await state(request) }
     router.post("/api/sessions/{id}/actions") { [self] request in try await actions(request) }
     router.get("/api/sessions/{id}/events") { [self] request in try await events(request) }
     router.delete("/api/sessions/{id}") { [self] request in try await delete(request) }
+    router.post("/api/sessions/{id}/tickets") { [self] request in try await issueTicket(request) }
+    router.get("/api/events") { [self] request in try await multiplexedEvents(request) }
     router.get("/healthz") { request in
       request.isDraining ? HTTPError.shuttingDown().response : healthyResponse
     }
     router.get("/metrics") { [self] request in metricsResponse(request) }
     router.get("/api/schema") { [self] _ in schemaResponse() }
+    router.get(BrowserClient.path + "{file}") { request in try BrowserClient.respond(to: request) }
   }
 
   // MARK: Handlers
@@ -145,9 +149,7 @@ extension SessionHost {
     if cluster != nil { return try await clusteredEvents(request) }
     let session = try await authorizedSession(request)
     guard session.events.clientCount < configuration.limits.maxEventStreamsPerSession else {
-      throw HTTPError.rateLimited(
-        retryAfter: .seconds(5),
-        "This session has \(configuration.limits.maxEventStreamsPerSession) event streams open already.")
+      throw tooManyStreams(here: false)
     }
     session.touch()
     let options = EventStreamRequest(request)
@@ -155,19 +157,9 @@ extension SessionHost {
     if options.presence { startReportingPresence() }
     return .eventStream(onOpen: { [self] stream in
       stream.retry(milliseconds: retry)
-      let everyone = openStreams.add(1, ordering: .relaxed).newValue
-      guard
-        let client = session.events.connect(
-          stream, patches: options.patches, log: options.log, presence: options.presence, everyone: everyone,
-          lastEventID: options.lastEventID, onEnd: { stream.finish() })
-      else {
-        openStreams.subtract(1, ordering: .relaxed)
-        return stream.finish()
-      }
-      stream.onClose { [self] in
-        openStreams.subtract(1, ordering: .relaxed)
-        session.events.disconnect(client)
-        session.touch()
+      switch watch(session, sink: stream, options: options.watch, onEnd: { stream.finish() }) {
+      case .success(let stop): stream.onClose(stop)
+      case .failure: stream.finish()
       }
     })
   }
@@ -205,8 +197,9 @@ extension SessionHost {
       ("storehost_changes_refused_total", "counter", "Actions refused because the state would pass --max-state-bytes.", metrics.changesRefused.load(ordering: .relaxed)),
       ("storehost_requests_forwarded_total", "counter", "Requests sent on to the process owning their session.", metrics.requestsForwarded.load(ordering: .relaxed)),
       ("storehost_effects_running", "gauge", "Effects running in all sessions.", sessions.reduce(0) { $0 + $1.store.runningEffectCount }),
-      ("storehost_event_stream_clients", "gauge", "Event stream clients watching sessions.", sessions.reduce(0) { $0 + $1.events.clientCount } + (cluster?.followers.totalClientCount ?? 0)),
+      ("storehost_event_stream_clients", "gauge", "Sessions watched by event streams (a stream of several counts each).", sessions.reduce(0) { $0 + $1.events.clientCount } + (cluster?.followers.totalClientCount ?? 0)),
       ("storehost_http_connections", "gauge", "Open HTTP connections.", server.openConnections),
+      ("storehost_http_event_streams", "gauge", "Open event streams (one watching several sessions counts once).", server.openEventStreams),
       ("storehost_http_responses_total", "counter", "HTTP responses written.", server.responses),
       ("storehost_http_bytes_written_total", "counter", "HTTP response bytes written.", server.bytesWritten),
     ]

@@ -11,7 +11,8 @@ typealias StoreFactory<State: Sendable, Action: Sendable> =
     @escaping @Sendable (StoreSnapshot<State>) -> Bool
   ) -> Store<State, Action>
 
-/// Hosts one root store per browser session behind the wire protocol (the README's "Wire protocol").
+/// Hosts one root store per browser session behind the wire protocol of the README ("Wire
+/// protocol").
 ///
 /// ```swift
 /// let host = SessionHost(
@@ -57,7 +58,8 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   private let evictionTask = Mutex<Task<Void, Never>?>(nil)
   /// Renews this process's lease in a cluster (see ``joinCluster(advertising:)``).
   let renewalTask = Mutex<Task<Void, Never>?>(nil)
-  /// Event streams open on this host's sessions: the `everyone` of `presence` events.
+  /// Watches open on this host's sessions (a stream of several sessions counts once for each):
+  /// the `everyone` of `presence` events.
   let openStreams = Atomic<Int>(0)
   /// Tells presence watchers of changes of ``openStreams`` (see ``startReportingPresence()``).
   private let presenceTask = Mutex<Task<Void, Never>?>(nil)
