@@ -3,7 +3,7 @@
 # cluster_takeover_check.py, which also puts nginx in front of three): starts a
 # throwaway PostgreSQL on loopback, runs the check against .build/debug/storehost and the
 # Swift tests that need a database (shared values across processes), and always stops the
-# database. Needs Debian's postgresql and libpq-dev (see .ci/run).
+# database. Needs Debian's postgresql and libpq-dev (scripts/test-setup installs them).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/postgres-temp.sh

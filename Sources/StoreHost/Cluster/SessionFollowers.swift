@@ -49,7 +49,7 @@ final class SessionFollowers: Sendable {
   /// - Throws: ``HTTPError/databaseUnavailable()`` while the listener has no connection.
   func connect(
     _ id: SessionID, listener: PostgresListener, _ sink: any EventSink, patches: Bool, log: Bool, presence: Bool,
-    everyone: Int, lastEventID: Int?, onEnd: @escaping @Sendable () -> Void
+    everyone: Int, framing: EventFraming = .alone, lastEventID: Int?, onEnd: @escaping @Sendable () -> Void
   ) async throws -> (fanout: EventFanout, client: UInt64)? {
     if let lastEventID, let fanout = fanouts.withLock({ $0[id] }), fanout.latest.version < lastEventID {
       await catchUp(id, fanout: fanout, listener: listener)
@@ -58,8 +58,8 @@ final class SessionFollowers: Sendable {
       let connected = fanouts.withLock { fanouts -> (EventFanout, UInt64)? in
         guard let fanout = fanouts[id],
           let client = fanout.connect(
-            sink, patches: patches, log: log, presence: presence, everyone: everyone, lastEventID: lastEventID,
-            onEnd: onEnd)
+            sink, patches: patches, log: log, presence: presence, everyone: everyone, framing: framing,
+            lastEventID: lastEventID, onEnd: onEnd)
         else { return nil }
         return (fanout, client)
       }

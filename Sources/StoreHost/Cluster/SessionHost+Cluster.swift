@@ -49,7 +49,7 @@ extension SessionHost {
   /// after receiving it is never retried (it may have been applied): it answers
   /// ``HTTPError/ownerLost()``.
   func placeSession(_ request: Request) async throws -> Placement {
-    guard let cluster else { return .local(try authorizedSession(request)) }
+    guard let cluster else { return .local(try await authorizedSession(request)) }
     guard let id = request.parameters["id"].flatMap(SessionID.init) else { throw HTTPError.sessionNotFound() }
     let credential = try Authentication.authenticate(request, for: id, with: tokenSigner)
     let deadline = ContinuousClock.now + cluster.takeoverWait

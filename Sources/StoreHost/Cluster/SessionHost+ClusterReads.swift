@@ -33,12 +33,9 @@ extension SessionHost {
       throw HTTPError.sessionNotFound()
     }
     _ = try Authentication.authenticate(request, for: id, with: tokenSigner)
-    let followers = cluster.followers
-    guard try await followers.prepare(id, listener: cluster.listener) else { throw HTTPError.sessionNotFound() }
-    let maxStreams = configuration.limits.maxEventStreamsPerSession
-    guard followers.clientCount(id) < maxStreams else {
-      throw HTTPError.rateLimited(
-        retryAfter: .seconds(5), "This session has \(maxStreams) event streams open here already.")
+    guard try await cluster.followers.prepare(id, listener: cluster.listener) else { throw HTTPError.sessionNotFound() }
+    guard cluster.followers.clientCount(id) < configuration.limits.maxEventStreamsPerSession else {
+      throw tooManyStreams(here: true)
     }
     let options = EventStreamRequest(request)
     let retry = Int(configuration.eventStreamRetry.secondsValue * 1000)
@@ -46,18 +43,9 @@ extension SessionHost {
     return .eventStream(onOpen: { [self] stream in
       stream.retry(milliseconds: retry)
       Task { [self] in
-        let everyone = openStreams.add(1, ordering: .relaxed).newValue
-        guard
-          let (fanout, client) = try? await followers.connect(
-            id, listener: cluster.listener, stream, patches: options.patches, log: false, presence: options.presence,
-            everyone: everyone, lastEventID: options.lastEventID, onEnd: { stream.finish() })
-        else {
-          openStreams.subtract(1, ordering: .relaxed)
-          return stream.finish()
-        }
-        stream.onClose { [self] in
-          openStreams.subtract(1, ordering: .relaxed)
-          followers.disconnect(id, fanout: fanout, client: client)
+        switch await watchFollowed(id, in: cluster, sink: stream, options: options.watch, onEnd: { stream.finish() }) {
+        case .success(let stop): stream.onClose(stop)
+        case .failure: stream.finish()
         }
       }
     })

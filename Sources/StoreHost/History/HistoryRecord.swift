@@ -14,11 +14,11 @@ public struct HistoryRecord: Hashable, Sendable {
   /// The state's JSON at ``version``, when the step keeps it whole (the first step kept, and
   /// every so often, so any version is a few patches from a whole state).
   ///
-  /// The steps ``SessionPersistence/loadAll()`` gives with a session may be an outline, when
-  /// the persistence ``SessionPersistence/storesHistory``: the steps keeping the whole state
-  /// and the last step only, with ``json`` empty and ``state`` empty where the step keeps the
-  /// whole state (`nil` elsewhere); ``SessionPersistence/history(of:)`` gives every step,
-  /// whole.
+  /// The steps ``SessionPersistence/load(_:)`` and ``SessionPersistence/loadAll()`` give
+  /// with a session may be an outline, when the persistence
+  /// ``SessionPersistence/storesHistory``: the steps keeping the whole state and the last
+  /// step only, with ``json`` empty and ``state`` empty where the step keeps the whole state
+  /// (`nil` elsewhere); ``SessionPersistence/history(of:)`` gives every step, whole.
   public var state: [UInt8]?
 
   public init(step: Int, version: Int, stateVersion: Int, json: [UInt8], state: [UInt8]?) {

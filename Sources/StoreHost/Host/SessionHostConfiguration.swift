@@ -12,10 +12,16 @@ public struct SessionHostConfiguration: Sendable {
   public var effectsWaitTimeout: Duration = .seconds(30)
   /// The reconnection delay suggested to event stream clients (`retry:`). Default 2 s.
   public var eventStreamRetry: Duration = .seconds(2)
+  /// Told of each saved session this build finds it cannot read, when a request first
+  /// asks for it (the session is kept; see ``UnreadableSession``). Default: nothing.
+  public var onUnreadableSession: (@Sendable (UnreadableSession) -> Void)?
+  /// How long a watch ticket (`POST /api/sessions/{id}/tickets`) lets a stream of several
+  /// sessions (`GET /api/events`) start watching its session. Default 5 minutes.
+  public var watchTicketLifetime: Duration = .seconds(300)
   /// How many steps of each session's history are kept (see ``SessionHistory``): its
   /// actions, who sent them and the versions they made, saved with the session. It holds
-  /// what users typed. 0 (the default) keeps none, and a host started so deletes any kept
-  /// before.
+  /// what users typed. 0 (the default) keeps none, and a host keeping none deletes any kept
+  /// before once its housekeeping starts (``SessionHost/startEvictingIdleSessions()``).
   public var historyLength = 0
 
   public init() {}

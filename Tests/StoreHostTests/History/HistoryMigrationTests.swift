@@ -25,8 +25,7 @@ private func configuration() -> SessionHostConfiguration {
     let new = SessionHost(
       configuration: configuration(), persistence: persistence, tokenSigner: historySigner,
       initialState: NoteV1.State(), reducer: { NoteV1() })
-    try await new.restoreSessions()
-    let restored = try #require(new.session(session.id))
+    let restored = try await new.liveSession(session.id)
     restored.store.send(.write("third"))
     let records = try await new.records(of: restored)
     #expect(records.map(\.stateVersion) == [0, 0, 0, 1, 1])

@@ -22,15 +22,16 @@ import Testing
     let session = try await recordedSession(in: first)
     let before = try await first.records(of: session)
     await first.shutdown()
-    // Sessions are read back with an outline of their steps: where the whole states are, and the last.
+    // A session is read back with an outline of its steps: where the whole states are, and the last.
     let reopened = try await database.open()
-    let outline = try #require(try await reopened.loadAll().first).history
+    let outline = try #require(try await reopened.load(session.id)).history
     #expect(outline.map(\.step) == [0, 3] && outline.allSatisfy(\.json.isEmpty) && outline.map(\.state) == [[], nil])
+    #expect(try await reopened.loadAll().first?.history == outline)
     try await reopened.close()
 
     let second = journalHost(try await database.open())
-    try await second.restoreSessions()
-    let restored = try #require(second.session(session.id))
+    #expect(second.sessionCount == 0)
+    let restored = try await second.liveSession(session.id)
     let after = try await second.records(of: restored)
     #expect(Array(after.prefix(before.count)) == before)
     // Rebuilt here: a step at the same version, holding the whole state, with the next number.
@@ -47,6 +48,30 @@ import Testing
     await second.shutdown()
   }
 
+  @Test func aRestingSessionsHistoryStaysStoredAndComesBackWithIt() async throws {
+    let database = try TemporaryDatabase()
+    defer { database.remove() }
+    let persistence = try await database.open()
+    let host = journalHost(persistence)
+    let session = try await recordedSession(in: host)
+    let before = try await host.records(of: session)
+    await host.evictIdleSessions(now: .now + .seconds(61))
+    #expect(host.sessionCount == 0)
+    // At rest, the history is in the database only, every step of it.
+    let stored = try #require(try SQLiteSessionPersistence.readSession(session.id, path: database.path)).history
+    #expect(stored == before)
+
+    // A request for the history brings the session back, with an outline of its steps in memory.
+    let token = host.tokenSigner.issue(sessionID: session.id)
+    let page = try JSONValue(parsing: await request(host, "GET", "/api/sessions/\(session.id)/history", token: token).body)
+    let back = try #require(host.session(session.id))
+    #expect(back !== session)
+    #expect(page["steps"]?.arrayCount == before.count + 1)
+    #expect(try #require(back.history).inMemory.steps.allSatisfy { $0.step >= before.count })
+    #expect(try await host.records(of: back).prefix(before.count) == before[...])
+    await host.shutdown()
+  }
+
   @Test func afterACrashTheVersionsJumpAndTheHistoryGoesOnAcrossTheGap() async throws {
     let database = try TemporaryDatabase()
     defer { database.remove() }
@@ -54,8 +79,7 @@ import Testing
     let session = try await recordedSession(in: crashed)
     // The process dies: nothing more is saved, and nothing is finished.
     let second = journalHost(try await database.open())
-    try await second.restoreSessions()
-    let restored = try #require(second.session(session.id))
+    let restored = try await second.liveSession(session.id)
     let versions = try await historySteps(of: restored, in: second).map(\.["version"])
     #expect(versions.dropLast() == [0, 1, 2, 3].map { .int(Int64($0)) }[...])
     #expect(versions.last == .int(Int64(session.version + Session<Journal.State, Journal.Action>.fastReservationWindow + 1)))
@@ -108,9 +132,16 @@ import Testing
     #expect(try SQLiteSessionPersistence.readSession(session.id, path: database.path)?.history.isEmpty == false)
 
     let second = journalHost(try await database.open(), history: 0)
-    try await second.restoreSessions()
+    second.startEvictingIdleSessions()
+    let deadline = ContinuousClock.now + .seconds(10)
+    while try SQLiteSessionPersistence.readSession(session.id, path: database.path)?.history.isEmpty == false,
+      ContinuousClock.now < deadline
+    {
+      try await Task.sleep(for: .milliseconds(20))
+    }
     #expect(try SQLiteSessionPersistence.readSession(session.id, path: database.path)?.history == [])
-    #expect(second.session(session.id)?.store.snapshot.state.count == 3)
+    let back = try await second.liveSession(session.id)
+    #expect(back.store.snapshot.state.count == 3 && back.history == nil)
     await second.shutdown()
   }
 

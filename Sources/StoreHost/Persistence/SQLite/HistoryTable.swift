@@ -21,8 +21,7 @@ struct HistoryTable {
     removeAll = try connection.prepare("DELETE FROM history")
     selectOutlines = try connection.prepare(
       """
-      SELECT session_id, step, version, state_version, x'', CASE WHEN state IS NULL THEN NULL ELSE x'' END
-      FROM history AS h
+      SELECT \(Self.outlineColumns) FROM history AS h
       WHERE state IS NOT NULL OR step = (SELECT max(step) FROM history WHERE session_id = h.session_id)
       ORDER BY session_id, step
       """)
@@ -76,6 +75,19 @@ struct HistoryTable {
     return try Self.records(from: selectOutlines)
   }
 
+  /// The columns ``records(from:)`` reads, for an outline: no step JSON, and an empty state
+  /// where the step keeps the whole state.
+  private static let outlineColumns =
+    "session_id, step, version, state_version, x'', CASE WHEN state IS NULL THEN NULL ELSE x'' END"
+
+  /// Selects the outline of the session `?1`'s history (see ``readOutlines()``), for
+  /// ``records(from:)``.
+  static let selectOutline = """
+    SELECT \(outlineColumns) FROM history
+    WHERE session_id = ?1 AND (state IS NOT NULL OR step = (SELECT max(step) FROM history WHERE session_id = ?1))
+    ORDER BY step
+    """
+
   /// The steps of the session `id`, oldest first, whole.
   func read(_ id: SessionID) throws -> [HistoryRecord] {
     try selectOne.bind(.text(id.rawValue))
@@ -92,7 +104,8 @@ struct HistoryTable {
   private static let selectSession =
     "SELECT session_id, step, version, state_version, step_json, state FROM history WHERE session_id = ?1 ORDER BY step"
 
-  private static func records(from select: SQLiteStatement) throws -> [SessionID: [HistoryRecord]] {
+  /// The steps the bound `select` finds, by session, oldest first.
+  static func records(from select: SQLiteStatement) throws -> [SessionID: [HistoryRecord]] {
     var records: [SessionID: [HistoryRecord]] = [:]
     while try select.step() {
       guard let id = SessionID(select.text(at: 0)) else { continue }

@@ -38,6 +38,8 @@ final class SessionTable {
     try connection.execute("PRAGMA journal_mode=WAL")
     try connection.execute(durability == .strict ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
     try Self.migrate(connection)
+    // For bringing recently active sessions back, and finding expired ones.
+    try connection.execute("CREATE INDEX IF NOT EXISTS sessions_last_active ON sessions (last_active_at_ms)")
     // A stale write never replaces a newer version, nor a state a newer build wrote;
     // created_at keeps its first value.
     upsert = try connection.prepare(
@@ -60,13 +62,9 @@ final class SessionTable {
     removeAnswers = try connection.prepare("DELETE FROM answers WHERE session_id = ?1")
     expireAnswers = try connection.prepare("DELETE FROM answers WHERE answered_at_ms < ?1")
     history = try HistoryTable(connection)
-    selectAll = try connection.prepare(
-      """
-      SELECT id, version, state, created_at_ms, last_active_at_ms, state_version, reserved_version
-      FROM sessions ORDER BY id
-      """)
+    selectAll = try connection.prepare("SELECT \(Self.sessionColumns) FROM sessions ORDER BY id")
     selectAnswers = try connection.prepare(
-      "SELECT session_id, key, body_digest, status, body, version, answered_at_ms FROM answers ORDER BY answered_at_ms")
+      "SELECT session_id, \(Self.answerColumns) FROM answers ORDER BY answered_at_ms")
     begin = try connection.prepare("BEGIN IMMEDIATE")
     commit = try connection.prepare("COMMIT")
   }
@@ -130,25 +128,42 @@ final class SessionTable {
     try selectAnswers.bind()
     while try selectAnswers.step() {
       guard let id = SessionID(selectAnswers.text(at: 0)) else { continue }
-      answers[id, default: []].append(
-        RememberedAnswer(
-          key: selectAnswers.text(at: 1), bodyDigest: selectAnswers.text(at: 2),
-          status: Int(selectAnswers.integer(at: 3)), body: selectAnswers.text(at: 4),
-          version: Int(selectAnswers.integer(at: 5)), answeredAt: Self.date(selectAnswers.integer(at: 6))))
+      answers[id, default: []].append(Self.answer(selectAnswers, from: 1))
     }
     try selectAll.bind()
     var snapshots: [SessionSnapshot] = []
     while try selectAll.step() {
-      let rawID = selectAll.text(at: 0)
-      guard let id = SessionID(rawID) else { throw SessionPersistenceError.invalidRecord("id \"\(rawID)\"") }
-      snapshots.append(
-        SessionSnapshot(
-          id: id, version: Int(selectAll.integer(at: 1)), state: selectAll.blob(at: 2),
-          stateVersion: Int(selectAll.integer(at: 5)), reservedVersion: Int(selectAll.integer(at: 6)),
-          createdAt: Self.date(selectAll.integer(at: 3)), lastActiveAt: Self.date(selectAll.integer(at: 4)),
-          answers: answers[id] ?? [], history: histories[id] ?? []))
+      var snapshot = try Self.snapshot(selectAll)
+      snapshot.answers = answers[snapshot.id] ?? []
+      snapshot.history = histories[snapshot.id] ?? []
+      snapshots.append(snapshot)
     }
     return snapshots
+  }
+
+  /// The columns ``snapshot(_:)`` reads, in order.
+  static let sessionColumns =
+    "id, version, state, created_at_ms, last_active_at_ms, state_version, reserved_version"
+
+  /// The session in the current row of `statement`, which selected ``sessionColumns``.
+  static func snapshot(_ statement: SQLiteStatement) throws -> SessionSnapshot {
+    let rawID = statement.text(at: 0)
+    guard let id = SessionID(rawID) else { throw SessionPersistenceError.invalidRecord("id \"\(rawID)\"") }
+    return SessionSnapshot(
+      id: id, version: Int(statement.integer(at: 1)), state: statement.blob(at: 2),
+      stateVersion: Int(statement.integer(at: 5)), reservedVersion: Int(statement.integer(at: 6)),
+      createdAt: date(statement.integer(at: 3)), lastActiveAt: date(statement.integer(at: 4)))
+  }
+
+  /// The columns ``answer(_:from:)`` reads, in order.
+  static let answerColumns = "key, body_digest, status, body, version, answered_at_ms"
+
+  /// The answer in the current row of `statement`, whose ``answerColumns`` start at `column`.
+  static func answer(_ statement: SQLiteStatement, from column: Int32) -> RememberedAnswer {
+    RememberedAnswer(
+      key: statement.text(at: column), bodyDigest: statement.text(at: column + 1),
+      status: Int(statement.integer(at: column + 2)), body: statement.text(at: column + 3),
+      version: Int(statement.integer(at: column + 4)), answeredAt: date(statement.integer(at: column + 5)))
   }
 
   /// Every session stored in the file at `path`, read without writing to the file or
