@@ -7,6 +7,7 @@ and deleting a session's history, over HTTP.
 
 The test package is built in .build/history-test, so later runs build only what changed."""
 import re
+import sqlite3
 import subprocess
 import time
 from pathlib import Path
@@ -212,6 +213,41 @@ def test_deleting_a_session_or_its_history_deletes_what_was_kept(server):
     command = subprocess.run([str(BINARY), "history", "export-test", "--data", server.data, session.id],
                              capture_output=True, text=True)
     assert command.returncode == 1 and f"no session {session.id} is saved" in command.stderr
+
+
+def stored_steps(server, session_id):
+    """The steps of the session's history in the server's database, read-only."""
+    database = sqlite3.connect(f"file:{server.data}/sessions.sqlite?mode=ro", uri=True)
+    try:
+        return database.execute("SELECT count(*) FROM history WHERE session_id = ?", (session_id,)).fetchone()[0]
+    finally:
+        database.close()
+
+
+def test_a_resting_sessions_history_stays_in_the_database_and_comes_back_with_it():
+    server = StorehostServer("--rest-after", "1").start()
+    try:
+        with httpx.Client(base_url=server.url, timeout=10) as client:
+            session = new_session(client)
+            session.send({"counter": "incrementButtonTapped"})
+            session.send({"counter": "incrementButtonTapped"})
+            before = session.get("/history").json()["steps"]
+            deadline = time.monotonic() + 15
+            while "storehost_sessions_rested_total 0" in client.get("/metrics").text and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert "storehost_sessions_rested_total 1" in client.get("/metrics").text
+            # At rest: every step in the database.
+            assert stored_steps(server, session.id) == len(before) == 3
+            # The history's request brings the session back, its steps whole; it marks where,
+            # then records the demo's resumed action.
+            after = session.get("/history").json()["steps"]
+            assert after[:3] == before and [step["kind"] for step in after[3:]] == ["resumed", "actions"]
+            assert [action["action"] for action in after[4]["actions"]] == ["sessionResumed", {"timer": "resumed"}]
+            assert client.delete(f"/api/sessions/{session.id}", headers=session.headers).status_code == 204
+        assert server.stop() == 0
+        assert stored_steps(server, session.id) == 0
+    finally:
+        server.stop()
 
 
 def test_with_history_off_nothing_is_kept_and_the_routes_say_so():
