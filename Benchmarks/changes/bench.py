@@ -352,8 +352,9 @@ def sessions(binary, args):
 def history(binary, args):
     """What keeping each session's history costs, with --history 0 and 500: memory per
     session (new; right after 525 actions each, while steps wait for their save; and after a
-    restart, as a session with a full history is kept), and server CPU per action (actions
-    sent 25 to a request, so that the HTTP work per action is small beside the history's)."""
+    restart, once a request brought each session back, as a session with a full history is
+    kept), and server CPU per action (actions sent 25 to a request, so that the HTTP work per
+    action is small beside the history's)."""
     count = args.history_sessions
     batch = 25
     requests = 520 // batch + 1
@@ -383,11 +384,16 @@ def history(binary, args):
         server = Server(binary, *flags, data=server.data).start()
         try:
             time.sleep(2)
+            client = Client(server.port)
+            for session in created:
+                client.state(session)
+            time.sleep(1)
             restarted = server.rss_kib()
+            client.close()
         finally:
             server.stop()
         row(f"--history {length}: {count:,} demo sessions, server RSS before / new / after {sent // count} actions "
-            f"each / after a restart", f"{before / 1024:.1f} / {fresh / 1024:.1f} / {after / 1024:.1f} / "
+            f"each / after a restart and a request to each", f"{before / 1024:.1f} / {fresh / 1024:.1f} / {after / 1024:.1f} / "
             f"{restarted / 1024:.1f} MiB")
         row(f"--history {length}: memory per session (RSS delta / sessions), new / after the actions / after a restart",
             f"{(fresh - before) / count:.1f} / {(after - before) / count:.1f} / {(restarted - before) / count:.1f} KiB")
