@@ -9,8 +9,9 @@ public protocol SessionPersistence: Sendable {
   /// Every stored session, after all earlier saves and deletes took effect.
   func loadAll() async throws -> [SessionSnapshot]
 
-  /// One stored session with its remembered answers, as last committed; `nil` when none is
-  /// stored under `id`. A host brings a resting session into memory with this.
+  /// One stored session with its remembered answers, and its history or an outline of it
+  /// (see ``HistoryRecord/state``) when it ``storesHistory``, as last committed; `nil` when
+  /// none is stored under `id`. A host brings a resting session into memory with this.
   func load(_ id: SessionID) async throws -> SessionSnapshot?
 
   /// The ids of up to `limit` stored sessions last active in `range`, most recently active
@@ -34,8 +35,8 @@ public protocol SessionPersistence: Sendable {
   /// not stored, or stored at a later version, is left as it is.
   func reserve(_ reservations: [SessionReservation]) async throws
 
-  /// Forgets the session, with its remembered answers and its history. A later ``save(_:)`` of the same id
-  /// stores it again.
+  /// Forgets the session, with its remembered answers and its history. A later ``save(_:)``
+  /// of the same id stores it again.
   func delete(_ id: SessionID) async throws
 
   /// Forgets the remembered answers given before `date`.
@@ -51,9 +52,9 @@ public protocol SessionPersistence: Sendable {
   func history(of id: SessionID) async throws -> [HistoryRecord]
 
   /// Forgets the history of every stored session (``SessionSave/newHistory``): a host that
-  /// keeps none calls it as it starts, so turning history off deletes what was kept. A
-  /// persistence that stores no history (it ignores ``SessionSave/newHistory``) has nothing
-  /// to do, which is what the default implementation does.
+  /// keeps none calls it when its housekeeping starts, so turning history off deletes what
+  /// was kept. A persistence that stores no history (it ignores ``SessionSave/newHistory``)
+  /// has nothing to do, which is what the default implementation does.
   func deleteAllHistory() async throws
 
   /// Returns once every earlier save and delete is durable, or throws why it is not.
