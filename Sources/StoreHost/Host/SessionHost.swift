@@ -344,13 +344,32 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     return session
   }
 
-  /// Ends `session`: cancels its effects, ends its streams, forgets it and deletes it.
+  /// Ends `session`: cancels its effects, ends its streams, forgets it and deletes it. Until
+  /// the deletion is committed, a request for it waits, then finds no session: reading its
+  /// stored row, it would bring the session back.
   func end(_ session: Session<State, Action>) async {
-    guard forgetSession(session) else { return }
+    let id = session.id
+    let ended = AsyncStream.makeStream(of: Never.self)
+    let deleting = sessions.withLock { table -> Task<SessionMove, Never>? in
+      guard table.live[id] === session else { return nil }
+      table.live[id] = nil
+      let deleting = Task { [self] in
+        // Deleted once the session saves no more.
+        for await _ in ended.stream {}
+        try? await persistence.delete(id)
+        try? await persistence.flush()
+        sessions.withLock { $0.moving[id] = nil }
+        return SessionMove.notFound
+      }
+      table.moving[id] = deleting
+      return deleting
+    }
+    guard let deleting else { return }
     session.end()
-    cluster?.didRelease(session.id)
-    inMemoryStorage.removeValues(forSession: session.id.rawValue)
+    ended.continuation.finish()
+    cluster?.didRelease(id)
+    inMemoryStorage.removeValues(forSession: id.rawValue)
     metrics.sessionsEnded.add(1, ordering: .relaxed)
-    try? await persistence.delete(session.id)
+    _ = await deleting.value
   }
 }
