@@ -28,6 +28,8 @@ final class Connection: @unchecked Sendable {
   /// Response heads and bodies not yet written.
   private var output: [UInt8] = []
   private var outputOffset = 0
+  /// A file body to write after `output` (on a plain socket; TLS copies it into `output`).
+  private var pendingFile: FileBody?
   /// The stream's frames not yet written (after `output`), and how much of the first is out.
   private var frames: [EventFrame] = []
   private var frameOffset = 0
@@ -248,6 +250,12 @@ final class Connection: @unchecked Sendable {
       log(method: request.method, path: request.path, status: response.status, bytes: body.count, start: request.start)
       inFlight = nil
       perform(machine.responseFinished(keepAlive: keepAlive, now: loop.now))
+    case .file(let body):
+      queueHead(response, contentLength: body.count, keepAlive: keepAlive, minorVersion: request.minorVersion)
+      if request.method != "HEAD" { queue(body) }
+      log(method: request.method, path: request.path, status: response.status, bytes: body.count, start: request.start)
+      inFlight = nil
+      perform(machine.responseFinished(keepAlive: keepAlive, now: loop.now))
     case .eventStream, .openEventStream:
       queueHead(response, contentLength: nil, keepAlive: false, minorVersion: request.minorVersion)
       if request.method == "HEAD" {
@@ -316,15 +324,36 @@ final class Connection: @unchecked Sendable {
 
   // MARK: Output
 
-  private var hasPendingOutput: Bool { outputOffset < output.count || !frames.isEmpty }
+  private var hasPendingOutput: Bool { outputOffset < output.count || pendingFile != nil || !frames.isEmpty }
 
   private func queue(_ bytes: [UInt8]) {
     if !hasPendingOutput { lastWriteProgress = loop.now }
+    copyPendingFile()
     output.append(contentsOf: bytes)
+  }
+
+  /// Queues a file body after the output: written from where it is kept, without a copy.
+  private func queue(_ file: FileBody) {
+    if !hasPendingOutput { lastWriteProgress = loop.now }
+    copyPendingFile()
+    if transport.isTLS {
+      output.append(contentsOf: file.bytes)
+    } else if file.count > 0 {
+      pendingFile = file
+    }
+  }
+
+  /// Output queued after an unwritten file body (a pipelined answer) must follow it: the
+  /// rest of the file is copied into `output` first. Rare: only when the socket is full.
+  private func copyPendingFile() {
+    guard let file = pendingFile else { return }
+    pendingFile = nil
+    output.append(contentsOf: file.bytes)
   }
 
   private func queueHead(_ response: Response, contentLength: Int?, keepAlive: Bool, minorVersion: Int) {
     if !hasPendingOutput { lastWriteProgress = loop.now }
+    copyPendingFile()
     ResponseHead.write(
       response, contentLength: contentLength, keepAlive: keepAlive, minorVersion: minorVersion, date: loop.date,
       security: loop.core.securityHeaders, into: &output)
@@ -340,13 +369,16 @@ final class Connection: @unchecked Sendable {
     if closeAfterFlush && lingerDeadline == nil { beginClose() }
   }
 
-  /// Writes `output`; whether all of it is out (else the connection waits or closed).
+  /// Writes `output`, then the pending file; whether all of it is out (else the connection
+  /// waits or closed).
   private func writeResponseBytes() -> Bool {
-    while outputOffset < output.count {
+    while outputOffset < output.count || pendingFile != nil {
       let result: IOResult<Int>
       do {
         result = try output.withUnsafeBytes { buffer throws(SystemError) in
-          try transport.write(fd: fd, UnsafeRawBufferPointer(rebasing: buffer[outputOffset...]))
+          let head = UnsafeRawBufferPointer(rebasing: buffer[outputOffset...])
+          guard let pendingFile else { return try transport.write(fd: fd, head) }
+          return try transport.write(fd: fd, head: head, file: pendingFile)
         }
       } catch {
         closeNow()
@@ -356,7 +388,12 @@ final class Connection: @unchecked Sendable {
         setInterest(interest.union(.write))
         return false
       }
-      outputOffset += count
+      let fromOutput = min(count, output.count - outputOffset)
+      outputOffset += fromOutput
+      if count > fromOutput {
+        pendingFile?.advance(by: count - fromOutput)
+        if pendingFile?.count == 0 { pendingFile = nil }
+      }
       didWrite(count)
     }
     return true
@@ -444,6 +481,7 @@ final class Connection: @unchecked Sendable {
   func closeNow() {
     guard !isClosed else { return }
     isClosed = true
+    pendingFile = nil
     requestTask?.cancel()
     requestTask = nil
     stream?.markClosed()

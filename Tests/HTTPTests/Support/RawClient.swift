@@ -48,7 +48,10 @@ final class RawClient: @unchecked Sendable {
   }
 
   /// Reads until the server closes or the read timeout passes.
-  func readAll() -> String {
+  func readAll() -> String { String(decoding: readAllBytes(), as: UTF8.self) }
+
+  /// The bytes read until the server closes or the read timeout passes.
+  func readAllBytes() -> [UInt8] {
     var received: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 16 * 1024)
     while true {
@@ -56,7 +59,7 @@ final class RawClient: @unchecked Sendable {
       if count <= 0 { break }
       received += buffer[0..<count]
     }
-    return String(decoding: received, as: UTF8.self)
+    return received
   }
 
   /// Reads until `marker` has arrived (or close/timeout); returns everything read.

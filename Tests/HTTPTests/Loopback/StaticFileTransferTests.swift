@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+@testable import HTTP
+
+/// Kept files over a real socket: from memory with their head in one `sendmsg`, and from
+/// a descriptor with `sendfile`, on keep-alive and pipelined connections.
+@Suite struct StaticFileTransferTests {
+  private static func withFiles(
+    _ files: [String: [UInt8]], maxFileBytesInMemory: Int = 256 * 1024,
+    _ body: (HTTPServer) async throws -> Void
+  ) async throws {
+    let directory = NSTemporaryDirectory() + "static-transfer-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    for (name, bytes) in files { try Data(bytes).write(to: URL(fileURLWithPath: directory + "/" + name)) }
+    var options = StaticFiles.Options()
+    options.maxFileBytesInMemory = maxFileBytesInMemory
+    var router = testRouter()
+    router.fallback = StaticFiles(root: directory, options: options).handler
+    try await withServer(router: router, body)
+  }
+
+  private static func pattern(_ count: Int) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 8) } }
+
+  @Test(arguments: [256 * 1024, 1024])
+  func everyByteArrivesOverKeepAlive(maxFileBytesInMemory: Int) async throws {
+    let small = Self.pattern(17_060)
+    let large = Self.pattern(1 << 20)
+    try await Self.withFiles(["index.html": small, "big.bin": large], maxFileBytesInMemory: maxFileBytesInMemory) {
+      server in
+      let directory = NSTemporaryDirectory() + "static-download-\(UUID().uuidString)"
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(atPath: directory) }
+      let base = "http://127.0.0.1:\(server.port)"
+      // Three transfers of each on one connection: the first reads the disk, the rest not.
+      var arguments: [String] = []
+      for round in 0..<3 {
+        arguments += [base + "/index.html", "-o", "\(directory)/small\(round)", base + "/big.bin", "-o", "\(directory)/big\(round)"]
+      }
+      let result = try await curl(["-w", "%{num_connects}"] + arguments)
+      #expect(result.output == "100000")
+      for round in 0..<3 {
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: "\(directory)/small\(round)"))) == small)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: "\(directory)/big\(round)"))) == large)
+      }
+    }
+  }
+
+  @Test func pipelinedAnswersStayInOrderBehindALargeFile() async throws {
+    // Larger than the socket buffers on both sides: its tail waits when the next answers come.
+    let large = Self.pattern(12 << 20)
+    try await Self.withFiles(["big.bin": large, "a.txt": Array("first".utf8)], maxFileBytesInMemory: 1024) { server in
+      let answer = try await blocking {
+        let client = try RawClient(port: server.port)
+        client.send(
+          "GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\nGET /a.txt HTTP/1.1\r\nHost: x\r\n\r\n"
+            + "GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        Thread.sleep(forTimeInterval: 0.3)
+        return client.readAllBytes()
+      }
+      let text = String(decoding: answer, as: UTF8.self)
+      #expect(statusCodes(text) == [200, 200, 200])
+      let firstBody = try #require(answer.firstRange(of: Array("\r\n\r\n".utf8))).upperBound
+      #expect(Array(answer[firstBody..<(firstBody + large.count)]) == large)
+      #expect(text.hasSuffix("hello"))
+      #expect(text.contains("\r\n\r\nfirstHTTP/1.1 200"))
+    }
+  }
+}
