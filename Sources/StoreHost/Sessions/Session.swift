@@ -359,8 +359,9 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
   /// covers it with room to spare: after a crash the session goes on past it. Strict mode
   /// (no reservation) and persistences whose saves feed the streams save every version.
   private func skipsSave(of batch: [SessionChanges<State>.Change], version: Int, publishLimit: Int) -> Bool {
-    reservationWindow > 0 && !persistence.streamsFromSaves && version + reservationWindow / 2 <= publishLimit
-      && batch.allSatisfy(\.changedOnlyKeyedValues)
+    // A closure, not a key path: a key path into a generic class is instantiated per call.
+    batch.allSatisfy { $0.changedOnlyKeyedValues } && reservationWindow > 0 && !persistence.streamsFromSaves
+      && version + reservationWindow / 2 <= publishLimit
   }
 
   /// A save of `published`, reserving ``reservationWindow`` versions past it, with the
