@@ -245,17 +245,9 @@ final class Connection: @unchecked Sendable {
       && !response.headers.containsToken("close", in: "Connection")
     switch response.body {
     case .bytes(let body):
-      queueHead(response, contentLength: body.count, keepAlive: keepAlive, minorVersion: request.minorVersion)
-      if request.method != "HEAD" { queue(body) }
-      log(method: request.method, path: request.path, status: response.status, bytes: body.count, start: request.start)
-      inFlight = nil
-      perform(machine.responseFinished(keepAlive: keepAlive, now: loop.now))
+      deliver(response, to: request, keepAlive: keepAlive, bodyCount: body.count) { queue(body) }
     case .file(let body):
-      queueHead(response, contentLength: body.count, keepAlive: keepAlive, minorVersion: request.minorVersion)
-      if request.method != "HEAD" { queue(body) }
-      log(method: request.method, path: request.path, status: response.status, bytes: body.count, start: request.start)
-      inFlight = nil
-      perform(machine.responseFinished(keepAlive: keepAlive, now: loop.now))
+      deliver(response, to: request, keepAlive: keepAlive, bodyCount: body.count) { queue(body) }
     case .eventStream, .openEventStream:
       queueHead(response, contentLength: nil, keepAlive: false, minorVersion: request.minorVersion)
       if request.method == "HEAD" {
@@ -288,6 +280,18 @@ final class Connection: @unchecked Sendable {
       }
       flush()
     }
+  }
+
+  /// Queues an answer with a body of `bodyCount` bytes (`queueBody` queues it, but for
+  /// HEAD) and finishes the request.
+  private func deliver(
+    _ response: Response, to request: InFlight, keepAlive: Bool, bodyCount: Int, queueBody: () -> Void
+  ) {
+    queueHead(response, contentLength: bodyCount, keepAlive: keepAlive, minorVersion: request.minorVersion)
+    if request.method != "HEAD" { queueBody() }
+    log(method: request.method, path: request.path, status: response.status, bytes: bodyCount, start: request.start)
+    inFlight = nil
+    perform(machine.responseFinished(keepAlive: keepAlive, now: loop.now))
   }
 
   /// Takes what the stream queued since the last call and writes it.
