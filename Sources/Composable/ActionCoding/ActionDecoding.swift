@@ -23,7 +23,7 @@ public enum ActionDecoding {
     _ type: Action.Type, from data: some ContiguousBytes
   ) throws(ActionDecodingError) -> [Action] {
     if let readable = Action.self as? any JSONReadableAction.Type,
-      let actions = data.withUnsafeBytes({ readable.readClientActions($0) }) as? [Action]
+      let actions = data.withUnsafeBytes({ readable.readClientActions(as: Action.self, $0) })
     {
       return actions
     }
@@ -73,6 +73,13 @@ private struct OneOrMany<Action: Decodable>: Decodable {
 }
 
 extension JSONReadableAction {
+  /// ``readClientActions(_:)`` for a caller that knows `Self` only as `Action`.
+  static func readClientActions<Action>(as type: Action.Type, _ bytes: UnsafeRawBufferPointer) -> [Action]? {
+    // The same type, known to the caller only as `Action`: the array is the same array.
+    guard type == Self.self, let actions = readClientActions(bytes) else { return nil }
+    return unsafeBitCast(actions, to: [Action].self)
+  }
+
   /// One action or an array of them read straight from `bytes` (``readJSON(from:)``);
   /// `nil` when the fast path gives up, and decoding the long way decides.
   static func readClientActions(_ bytes: UnsafeRawBufferPointer) -> [Self]? {
