@@ -221,6 +221,9 @@ public final class PostgresSessionPersistence: SessionPersistence {
   }
 
   /// Every save and delete is committed before it returns, so there is nothing to wait for.
+  /// Every process streams a session from its saves' notifications: each version is saved.
+  public var streamsFromSaves: Bool { true }
+
   public func flush() async throws {
     try await pool.run { _ in }
   }

@@ -57,6 +57,9 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     var saveHolds = 0
     /// A save was skipped while held; the release makes it.
     var isSaveDeferred = false
+    /// The latest version was not saved: it changed only keyed shared values, stored with
+    /// their keys, and the last durable save's reservation covers it.
+    var isLatestUnsaved = false
     /// Ended or finished: nothing more is published or saved.
     var isClosed = false
     /// A failed save is to be made again shortly.
@@ -260,6 +263,12 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
 
   /// Waits until every change so far is published and saved.
   func flush() async throws {
+    let unsaved = publishing.withLock { publishing -> PublishedState? in
+      guard publishing.isLatestUnsaved, !publishing.isClosed else { return nil }
+      publishing.isLatestUnsaved = false
+      return publishing.latest
+    }
+    if let unsaved { queueSave(of: unsaved) }
     try await waitUntilDurable(version)
   }
 
@@ -359,10 +368,22 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
           publishing.isSaveDeferred = true
           return false
         }
-        return true
+        publishing.isLatestUnsaved = skipsSave(of: batch, version: version, publishLimit: publishing.publishLimit)
+        return !publishing.isLatestUnsaved
       }
       if saveNow { queueSave(of: made) }
     }
+  }
+
+  /// Whether `batch`, making `version`, goes unsaved: it changed only keyed shared values
+  /// (a shared counter's change reaching every session), which are stored with their keys,
+  /// so the saved state stands for it, and the last durable save's reservation still
+  /// covers it with room to spare: after a crash the session goes on past it. Strict mode
+  /// (no reservation) and persistences whose saves feed the streams save every version.
+  private func skipsSave(of batch: [SessionChanges<State>.Change], version: Int, publishLimit: Int) -> Bool {
+    // A closure, not a key path: a key path into a generic class is instantiated per call.
+    batch.allSatisfy { $0.changedOnlyKeyedValues } && reservationWindow > 0 && !persistence.streamsFromSaves
+      && version + reservationWindow / 2 <= publishLimit
   }
 
   /// A save of `published`, reserving ``reservationWindow`` versions past it, with the
