@@ -62,6 +62,7 @@ let package = Package(
     .library(name: "ComposableTesting", targets: ["ComposableTesting"]),
     .library(name: "HTTP", targets: ["HTTP"]),
     .library(name: "StoreHost", targets: ["StoreHost"]),
+    .library(name: "StoreHostPostgres", targets: ["StoreHostPostgres"]),
     .executable(name: "storehost", targets: ["storehost"]),
   ],
   dependencies: isDependencyCheckout
@@ -84,13 +85,13 @@ let package = Package(
     .target(name: "HTTP", dependencies: ["CSystemShim", "COpenSSL"]),
     // Layer 4: sessions hosting root stores behind the wire protocol.
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .target(name: "StoreHost", dependencies: ["StoreHostJSON", "Composable", "HTTP", "COpenSSL", "CSQLite", "CSystemShim"]),
+    // Sessions shared by several processes through PostgreSQL: the only target that needs libpq.
     .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-    .target(
-      name: "StoreHost",
-      dependencies: ["StoreHostJSON", "Composable", "HTTP", "COpenSSL", "CSQLite", "CLibPQ", "CSystemShim"]),
+    .target(name: "StoreHostPostgres", dependencies: ["StoreHost", "Composable", "CLibPQ"]),
     // Layer 5: the demo features and the `storehost` command.
     .target(name: "StoreHostDemo", dependencies: ["ComposableArchitecture"]),
-    .executableTarget(name: "storehost", dependencies: ["StoreHost", "StoreHostDemo"]),
+    .executableTarget(name: "storehost", dependencies: ["StoreHost", "StoreHostPostgres", "StoreHostDemo"]),
     .executableTarget(
       name: "ComposableBenchmarks", dependencies: ["ComposableArchitecture"], path: "Benchmarks/ComposableBenchmarks"),
     // The session host serving Counter alone, for Benchmarks/sessions.
@@ -125,6 +126,7 @@ let package = Package(
       swiftSettings: [.swiftLanguageMode(.v5)]),
     .testTarget(
       name: "StoreHostTests", dependencies: ["StoreHost", "StoreHostDemo", "ComposableTesting", "JSONTestSupport"]),
+    .testTarget(name: "StoreHostPostgresTests", dependencies: ["StoreHostPostgres"]),
   ] + macroTests,
   swiftLanguageModes: [.v6]
 )

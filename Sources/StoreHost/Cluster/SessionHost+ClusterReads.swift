@@ -11,14 +11,14 @@ extension SessionHost {
       throw HTTPError.sessionNotFound()
     }
     _ = try Authentication.authenticate(request, for: id, with: tokenSigner)
-    if let session = session(id), cluster.holdsLease(id) {
+    if let session = session(id), cluster.isServing(id, epoch: session.epoch) {
       session.touch()
       let (state, version) = try session.currentJSON()
       return stateResponse(id: id, version: version, state: state)
     }
     let snapshot: SessionSnapshot?
     do {
-      snapshot = try await cluster.leases.durableSnapshot(id)
+      snapshot = try await cluster.durableSnapshot(id)
     } catch {
       throw HTTPError.databaseUnavailable()
     }
@@ -27,14 +27,13 @@ extension SessionHost {
   }
 
   /// `GET /api/sessions/{id}/events` in a cluster: every durable version, from whichever
-  /// process owns the session (see ``SessionFollowers``).
+  /// process owns the session, and with `?log=1` its owner's actions (see ``SessionFollowers``).
   func clusteredEvents(_ request: Request) async throws -> Response {
-    guard let cluster, let id = request.parameters["id"].flatMap(SessionID.init) else {
+    guard let followers, let id = request.parameters["id"].flatMap(SessionID.init) else {
       throw HTTPError.sessionNotFound()
     }
     _ = try Authentication.authenticate(request, for: id, with: tokenSigner)
-    let followers = cluster.followers
-    guard try await followers.prepare(id, listener: cluster.listener) else { throw HTTPError.sessionNotFound() }
+    guard try await followers.prepare(id) else { throw HTTPError.sessionNotFound() }
     let maxStreams = configuration.limits.maxEventStreamsPerSession
     guard followers.clientCount(id) < maxStreams else {
       throw HTTPError.rateLimited(
@@ -49,7 +48,7 @@ extension SessionHost {
         let everyone = openStreams.add(1, ordering: .relaxed).newValue
         guard
           let (fanout, client) = try? await followers.connect(
-            id, listener: cluster.listener, stream, patches: options.patches, log: false, presence: options.presence,
+            id, stream, patches: options.patches, log: options.log, presence: options.presence,
             everyone: everyone, lastEventID: options.lastEventID, onEnd: { stream.finish() })
         else {
           openStreams.subtract(1, ordering: .relaxed)

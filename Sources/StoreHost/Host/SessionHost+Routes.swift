@@ -62,28 +62,58 @@ extension SessionHost {
   }
 
   private func applyActions(_ request: Request) async throws -> Response {
-    let session: Session<State, Action>
-    switch try await placeSession(request) {
-    case .local(let local): session = local
-    case .forwarded(let response): return response
-    }
     guard request.hasJSONContentType else { throw HTTPError.unsupportedMediaType() }
     let limits = configuration.limits
     guard request.body.count <= limits.maxActionBodyBytes else {
       throw HTTPError.payloadTooLarge(
         "An actions body may hold at most \(limits.maxActionBodyBytes) bytes.")
     }
-    defer { handOverIfRoutedElsewhere(session, after: request) }
-    guard let key = try IdempotencyKey.of(request) else {
-      let applied = await waitForEffectsIfAsked(try send(request, to: session), in: session)
+    let key = try IdempotencyKey.of(request)
+    let deadline = ContinuousClock.now + (cluster.map { $0.leaseDuration * 2 } ?? .zero)
+    while true {
+      let session: Session<State, Action>
+      switch try await placeSession(request, key: key) {
+      case .local(let local): session = local
+      case .forwarded(let response): return response
+      }
+      do {
+        let response = try await apply(request, key: key, to: session)
+        session.exit()
+        handOverIfRoutedElsewhere(session, after: request)
+        return response
+      } catch let error as HTTPError
+        where key != nil && error.isRetryableInCluster && ContinuousClock.now < deadline
+      {
+        // The session left this process (or its save's outcome is unknown) and was dropped
+        // here: sent again with its key, the request is applied at most once.
+        session.exit()
+      } catch {
+        session.exit()
+        throw error
+      }
+    }
+  }
+
+  /// Applies the request's actions to `session`, served here, and answers once their
+  /// version is publishable (with strict durability, saved).
+  private func apply(_ request: Request, key: String?, to session: Session<State, Action>) async throws -> Response {
+    guard let key else {
+      let applied = await waitForEffectsIfAsked(try await sendActions(request, to: session), in: session)
       do {
         try await session.waitUntilPublishable(applied.version)
       } catch {
-        throw notDurable(session)
+        throw notDurable(session, error: error)
       }
       return applied.response
     }
     return try await answerOnce(request, key: key, session: session)
+  }
+
+  /// ``send(_:to:)``, on a reducer thread in a cluster: a reducer there may wait for the
+  /// database (a shared value every process changes), which must not hold up an event loop.
+  func sendActions(_ request: Request, to session: Session<State, Action>) async throws -> SentActions {
+    guard let reducerThreads else { return try send(request, to: session) }
+    return try await reducerThreads.run { [self] in try send(request, to: session) }
   }
 
   /// Decodes the request's actions and sends them to the session's store, in order: 202
@@ -112,19 +142,19 @@ extension SessionHost {
         retryAfter: .seconds(1),
         "This session runs \(limits.maxRunningEffectsPerSession) effects already; wait for some to finish.")
     }
-    var tasks: [StoreTask] = []
-    var refusal: HTTPError?
-    for action in actions {
-      let task = session.store.send(action)
-      guard !task.isRefused else {
-        metrics.changesRefused.add(1, ordering: .relaxed)
-        refusal = HTTPError.changeRefused(session.lastRefusal, applied: tasks.count, version: session.version)
-        break
+    let (tasks, refusal, version) = session.applyingBatch { () -> ([StoreTask], HTTPError?, Int) in
+      var tasks: [StoreTask] = []
+      for action in actions {
+        let task = session.store.send(action)
+        guard !task.isRefused else {
+          metrics.changesRefused.add(1, ordering: .relaxed)
+          return (tasks, HTTPError.changeRefused(session.lastRefusal, applied: tasks.count, version: session.version), session.version)
+        }
+        tasks.append(task)
       }
-      tasks.append(task)
+      return (tasks, nil, session.version)
     }
     metrics.actionsApplied.add(tasks.count, ordering: .relaxed)
-    let version = session.version
     return SentActions(
       applied: AppliedActions(
         response: refusal?.response ?? jsonResponse(#"{"version":\#(version)}"#, status: 202), version: version),
@@ -181,10 +211,11 @@ extension SessionHost {
       return Response(status: 204)
     }
     let session: Session<State, Action>
-    switch try await placeSession(request) {
+    switch try await placeSession(request, key: nil) {
     case .local(let local): session = local
     case .forwarded(let response): return response
     }
+    defer { session.exit() }
     await end(session)
     return Response(status: 204)
   }
@@ -203,12 +234,13 @@ extension SessionHost {
       ("storehost_changes_refused_total", "counter", "Actions refused because the state would pass --max-state-bytes.", metrics.changesRefused.load(ordering: .relaxed)),
       ("storehost_requests_forwarded_total", "counter", "Requests sent on to the process owning their session.", metrics.requestsForwarded.load(ordering: .relaxed)),
       ("storehost_effects_running", "gauge", "Effects running in all sessions.", sessions.reduce(0) { $0 + $1.store.runningEffectCount }),
-      ("storehost_event_stream_clients", "gauge", "Event stream clients watching sessions.", sessions.reduce(0) { $0 + $1.events.clientCount } + (cluster?.followers.totalClientCount ?? 0)),
+      ("storehost_event_stream_clients", "gauge", "Event stream clients watching sessions.", sessions.reduce(0) { $0 + $1.events.clientCount } + (followers?.totalClientCount ?? 0)),
       ("storehost_http_connections", "gauge", "Open HTTP connections.", server.openConnections),
       ("storehost_http_responses_total", "counter", "HTTP responses written.", server.responses),
       ("storehost_http_bytes_written_total", "counter", "HTTP response bytes written.", server.bytesWritten),
     ]
-    var lines = gauges.map { name, type, help, value in
+    let clusterMetrics = (cluster?.metrics ?? []).map { ($0.name, $0.kind.rawValue, $0.help, $0.value) }
+    var lines = (gauges + clusterMetrics).map { name, type, help, value in
       "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n\(name) \(value)"
     }
     lines.append(
