@@ -52,6 +52,14 @@ let macroTests: [Target] =
       swiftSettings: toolchainSyntaxFlags.swift, linkerSettings: toolchainSyntaxFlags.linker)
   ]
 
+/// Modules named as the libraries TCA apps import, so a file ports with its imports unchanged.
+/// Each re-exports `Composable`: the same types as under `ComposableArchitecture`, and no
+/// host linked (ARCHITECTURE.md, "Modules named as TCA's").
+let tcaNamedModules = [
+  "CasePaths", "Clocks", "ConcurrencyExtras", "CustomDump", "Dependencies", "IdentifiedCollections",
+  "IssueReporting", "Sharing", "XCTestDynamicOverlay",
+]
+
 let package = Package(
   name: "StoreHost",
   platforms: [.macOS(.v15)],
@@ -60,11 +68,12 @@ let package = Package(
     .library(name: "Composable", targets: ["Composable"]),
     .library(name: "ComposableArchitecture", targets: ["ComposableArchitecture"]),
     .library(name: "ComposableTesting", targets: ["ComposableTesting"]),
+    .library(name: "DependenciesMacros", targets: ["DependenciesMacros"]),
     .library(name: "HTTP", targets: ["HTTP"]),
     .library(name: "StoreHost", targets: ["StoreHost"]),
     .library(name: "StoreHostPostgres", targets: ["StoreHostPostgres"]),
     .executable(name: "storehost", targets: ["storehost"]),
-  ],
+  ] + tcaNamedModules.map { .library(name: $0, targets: [$0]) },
   dependencies: isDependencyCheckout
     ? [.package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"700.0.0")] : [],
   targets: [
@@ -73,8 +82,12 @@ let package = Package(
     // Layer 1: the architecture. No I/O, no macros: usable by any Swift program.
     .target(name: "Composable", dependencies: ["StoreHostJSON"]),
     macroPlugin,
+    // `Dependencies` plus `@DependencyClient` and `@DependencyEndpoint`.
+    .target(name: "DependenciesMacros", dependencies: ["Dependencies", "ComposableMacrosPlugin"]),
     // `Composable` plus the `@Reducer` / `@CasePathable` / `@ObservableState` macros.
-    .target(name: "ComposableArchitecture", dependencies: ["Composable", "ComposableMacrosPlugin"]),
+    .target(
+      name: "ComposableArchitecture",
+      dependencies: ["Composable", "DependenciesMacros", "ComposableMacrosPlugin"] + tcaNamedModules.map { .target(name: $0) }),
     // Layer 2: TestStore's failures under XCTest and Swift Testing (TestStore itself is in
     // Composable); installed as the test process loads, by the C constructor.
     .target(name: "CComposableTestingHook"),
@@ -85,12 +98,22 @@ let package = Package(
     .target(name: "HTTP", dependencies: ["CSystemShim", "COpenSSL"]),
     // Layer 4: sessions hosting root stores behind the wire protocol.
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-    .target(name: "StoreHost", dependencies: ["StoreHostJSON", "Composable", "HTTP", "COpenSSL", "CSQLite", "CSystemShim"]),
+    .target(
+      name: "StoreHost",
+      dependencies: ["StoreHostJSON", "Composable", "HTTP", "COpenSSL", "CSQLite", "CSystemShim"],
+      // Says the client's .js files are ES modules, to Node (its unit tests) and other tools.
+      exclude: ["BrowserClient/package.json"],
+      plugins: ["EmbedBrowserClient"]),
+    // The browser client (Sources/StoreHost/BrowserClient/*.js, *.d.ts) built into StoreHost.
+    .executableTarget(name: "EmbedFiles", path: "Plugins/EmbedFiles"),
+    .plugin(name: "EmbedBrowserClient", capability: .buildTool(), dependencies: ["EmbedFiles"]),
     // Sessions shared by several processes through PostgreSQL: the only target that needs libpq.
     .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     .target(name: "StoreHostPostgres", dependencies: ["StoreHost", "Composable", "CLibPQ"]),
     // Layer 5: the demo features and the `storehost` command.
-    .target(name: "StoreHostDemo", dependencies: ["ComposableArchitecture"]),
+    // The demo's client, in a module importing only Dependencies and DependenciesMacros.
+    .target(name: "StoreHostDemoClients", dependencies: ["Dependencies", "DependenciesMacros"]),
+    .target(name: "StoreHostDemo", dependencies: ["ComposableArchitecture", "StoreHostDemoClients"]),
     .executableTarget(name: "storehost", dependencies: ["StoreHost", "StoreHostPostgres", "StoreHostDemo"]),
     .executableTarget(
       name: "ComposableBenchmarks", dependencies: ["ComposableArchitecture"], path: "Benchmarks/ComposableBenchmarks"),
@@ -118,15 +141,23 @@ let package = Package(
       name: "ComposableArchitectureTests", dependencies: ["ComposableArchitecture", "ComposableTesting", "JSONTestSupport"]),
     .testTarget(name: "ComposableTestingTests", dependencies: ["ComposableArchitecture", "ComposableTesting"]),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
+    // A client module importing only Dependencies and DependenciesMacros, and a feature
+    // module with public types, as TCA apps split them.
+    .target(name: "PortingClient", dependencies: ["Dependencies", "DependenciesMacros"], path: "Tests/PortingClient"),
+    .target(name: "PortingFeature", dependencies: ["ComposableArchitecture", "PortingClient"], path: "Tests/PortingFeature"),
     // TCA's documented spellings, in both language modes a user's package may use: the
     // Swift 5 target compiles the same files (links to PortingTests').
-    .testTarget(name: "PortingTests", dependencies: ["ComposableArchitecture", "ComposableTesting"]),
     .testTarget(
-      name: "PortingSwift5Tests", dependencies: ["ComposableArchitecture", "ComposableTesting"],
+      name: "PortingTests", dependencies: ["ComposableArchitecture", "ComposableTesting", "ConcurrencyExtras", "PortingClient", "PortingFeature"]),
+    .testTarget(
+      name: "PortingSwift5Tests",
+      dependencies: ["ComposableArchitecture", "ComposableTesting", "ConcurrencyExtras", "PortingClient", "PortingFeature"],
       swiftSettings: [.swiftLanguageMode(.v5)]),
     .testTarget(
-      name: "StoreHostTests", dependencies: ["StoreHost", "StoreHostDemo", "ComposableTesting", "JSONTestSupport"]),
+      name: "StoreHostTests",
+      dependencies: ["StoreHost", "StoreHostDemo", "StoreHostDemoClients", "ComposableTesting", "JSONTestSupport"]),
     .testTarget(name: "StoreHostPostgresTests", dependencies: ["StoreHostPostgres"]),
-  ] + macroTests,
+  ] + tcaNamedModules.map { .target(name: $0, dependencies: ["Composable"], path: "Sources/TCANamed/\($0)") }
+    + macroTests,
   swiftLanguageModes: [.v6]
 )

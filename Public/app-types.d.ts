@@ -165,9 +165,9 @@ export type State = {
     count: number;
   };
   numberFact: {
-    number: number;
     fact?: string;
     isLoading: boolean;
+    number: number;
   };
   shared: {
     count: number;

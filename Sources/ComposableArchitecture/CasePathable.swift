@@ -16,11 +16,22 @@
 /// `jsonSchema(in:)` (see ``JSONSchemaDescribable``) from the cases and their payload types,
 /// unless it writes both its own `encode(to:)` and `init(from:)`; and, for a `case binding(BindingAction<State>)`,
 /// a fast `binding` accessor for ``BindableAction``. Payloads that are not `Codable` still
-/// compile: they encode as their description and fail to decode.
+/// compile: they encode as their description and fail to decode. A nested `enum View` (a
+/// ``ViewAction``'s) gets the same, so `\.view.binding.code` is a key path.
 @attached(
   member, conformances: CasePathable, Encodable, Decodable, JSONSchemaDescribable,
   names: named(AllCasePaths), named(allCasePaths), named(encode(to:)), named(init(from:)),
   named(jsonSchema(in:)), named(binding))
 @attached(extension, conformances: CasePathable, Encodable, Decodable, JSONSchemaDescribable)
+@attached(memberAttribute)
 public macro CasePathable() =
   #externalMacro(module: "ComposableMacrosPlugin", type: "CasePathableMacro")
+
+/// ``CasePathable()`` on the `enum View` nested in a `@CasePathable` action, which writes it.
+@attached(
+  member, conformances: CasePathable, Encodable, Decodable, JSONSchemaDescribable,
+  names: named(AllCasePaths), named(allCasePaths), named(encode(to:)), named(init(from:)),
+  named(jsonSchema(in:)), named(binding))
+@attached(extension, conformances: CasePathable, Encodable, Decodable, JSONSchemaDescribable)
+public macro _CasePathableView() =
+  #externalMacro(module: "ComposableMacrosPlugin", type: "NestedCasePathableMacro")

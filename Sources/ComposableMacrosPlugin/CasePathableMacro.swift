@@ -7,7 +7,21 @@ import SwiftSyntaxMacros
 ///
 /// The members are written inside the enum, so payload types resolve as they do in its
 /// cases (a sibling type of the enum's parent, say); an extension adds the conformances.
-public struct CasePathableMacro: MemberMacro, ExtensionMacro {
+/// A nested `enum View` (the actions of a `ViewAction`) is made case-pathable too (by
+/// `@_CasePathableView`, the same expansion), so `\.view.binding.code` is a key path.
+public struct CasePathableMacro: MemberMacro, ExtensionMacro, MemberAttributeMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    attachedTo declaration: some DeclGroupSyntax,
+    providingAttributesFor member: some DeclSyntaxProtocol,
+    in context: some MacroExpansionContext
+  ) throws -> [AttributeSyntax] {
+    guard let nested = member.as(EnumDeclSyntax.self), nested.name.text == "View",
+      !nested.attributes.contains(named: "CasePathable"), !nested.attributes.contains(named: "_CasePathableView")
+    else { return [] }
+    return ["@_CasePathableView"]
+  }
+
   public static func expansion(
     of node: AttributeSyntax,
     attachedTo declaration: some DeclGroupSyntax,
@@ -76,5 +90,29 @@ public struct CasePathableMacro: MemberMacro, ExtensionMacro {
   /// `encode(to:)` and `init(from:)` (one of them alone is taken to read or write that JSON).
   private static func describesSchema(_ declaration: some DeclGroupSyntax) -> Bool {
     declaration.declares("jsonSchema(in:)") || !(declaration.declares("init(from:)") && declaration.declares("encode(to:)"))
+  }
+}
+
+/// `@_CasePathableView`: ``CasePathableMacro``'s expansion for a nested `enum View`, under
+/// another name, since a macro may not add itself to a member.
+public struct NestedCasePathableMacro: MemberMacro, ExtensionMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    attachedTo declaration: some DeclGroupSyntax,
+    providingExtensionsOf type: some TypeSyntaxProtocol,
+    conformingTo protocols: [TypeSyntax],
+    in context: some MacroExpansionContext
+  ) throws -> [ExtensionDeclSyntax] {
+    try CasePathableMacro.expansion(
+      of: node, attachedTo: declaration, providingExtensionsOf: type, conformingTo: protocols, in: context)
+  }
+
+  public static func expansion(
+    of node: AttributeSyntax,
+    providingMembersOf declaration: some DeclGroupSyntax,
+    conformingTo protocols: [TypeSyntax],
+    in context: some MacroExpansionContext
+  ) throws -> [DeclSyntax] {
+    try CasePathableMacro.expansion(of: node, providingMembersOf: declaration, conformingTo: protocols, in: context)
   }
 }

@@ -3,9 +3,13 @@ import SwiftSyntaxMacros
 /// The macro implementations of this module, by the type name the compiler asks for.
 nonisolated(unsafe) let composableMacros: [String: any Macro.Type] = [
   "CasePathableMacro": CasePathableMacro.self,
+  "DependencyClientMacro": DependencyClientMacro.self,
+  "DependencyEndpointMacro": DependencyEndpointMacro.self,
   "MarkerMacro": MarkerMacro.self,
+  "NestedCasePathableMacro": NestedCasePathableMacro.self,
   "ObservableStateMacro": ObservableStateMacro.self,
   "ReducerMacro": ReducerMacro.self,
+  "StoreSendableMacro": StoreSendableMacro.self,
 ]
 
 #if canImport(SwiftCompilerPlugin)

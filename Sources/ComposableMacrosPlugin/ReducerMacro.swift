@@ -6,9 +6,10 @@ import SwiftSyntaxMacros
 /// `body` with `ReducerBuilder`, which a conformance added by a macro does not infer.
 ///
 /// On an enum of features (`case addContact(AddContactFeature)`): conforms it to
-/// `CaseReducer` and writes its `State` and `Action` (a case per feature, `@CasePathable`,
-/// so `Codable` as tagged JSON) and a static `body` running the feature of the current
-/// case. A case of `AlertState<A>` or `ConfirmationDialogState<A>` is plain state whose
+/// `CaseReducer` (a `Reducer`, so `StackActionOf<Path>` names its stack actions) and writes
+/// its `State` and `Action` (a case per feature, `@CasePathable`, so `Codable` as tagged
+/// JSON, and `@dynamicMemberLookup`, so `state.addContact` reads a case's state) and a
+/// static `body` running the feature of the current case (unless the enum writes its own). A case of `AlertState<A>` or `ConfirmationDialogState<A>` is plain state whose
 /// actions are `A`.
 public struct ReducerMacro: ExtensionMacro, MemberAttributeMacro, MemberMacro {
   public static func expansion(
@@ -19,7 +20,7 @@ public struct ReducerMacro: ExtensionMacro, MemberAttributeMacro, MemberMacro {
     in context: some MacroExpansionContext
   ) throws -> [ExtensionDeclSyntax] {
     if declaration.is(EnumDeclSyntax.self) {
-      return [try ExtensionDeclSyntax("extension \(type.trimmed): CaseReducer {}")]
+      return [try ExtensionDeclSyntax("extension \(type.trimmed): CaseReducer, Reducer {}")]
     }
     guard declaration.is(StructDeclSyntax.self) else {
       throw MacroError("@Reducer applies to structs and to enums of features")
@@ -35,11 +36,19 @@ public struct ReducerMacro: ExtensionMacro, MemberAttributeMacro, MemberMacro {
     in context: some MacroExpansionContext
   ) throws -> [AttributeSyntax] {
     guard declaration.is(StructDeclSyntax.self) else { return [] }
+    var attributes: [AttributeSyntax] = []
+    if let type = member.asProtocol(DeclGroupSyntax.self), let name = member.asProtocol(NamedDeclSyntax.self)?.name.text,
+      ["State", "Action"].contains(name), type.accessPrefix(in: context) == "public " || type.accessPrefix(in: context) == "package ",
+      !type.attributes.contains(named: "_StoreSendable")
+    {
+      attributes.append("@_StoreSendable")
+    }
     if let action = member.as(EnumDeclSyntax.self), action.name.text == "Action",
       !action.attributes.contains(named: "CasePathable")
     {
-      return ["@CasePathable"]
+      return attributes + ["@CasePathable"]
     }
+    if !attributes.isEmpty { return attributes }
     if let body = member.as(VariableDeclSyntax.self),
       body.bindings.first?.pattern.trimmedDescription == "body",
       !body.attributes.contains(named: "ReducerBuilder")
@@ -57,11 +66,19 @@ public struct ReducerMacro: ExtensionMacro, MemberAttributeMacro, MemberMacro {
   ) throws -> [DeclSyntax] {
     guard let enumDecl = declaration.as(EnumDeclSyntax.self) else { return [] }
     let access = declaration.accessPrefix(in: context)
-    // Visible outside the module, they are not inferred `Sendable`; a feature's are.
+    // Visible outside the module, they are not inferred `Sendable`; declared so, as a
+    // feature's are (`StoreSendableMacro`).
     let isVisible = access == "public " || access == "package "
-    let cases = try EnumCase.all(of: enumDecl).map(FeatureCase.init)
-    let stateCases = cases.map { "  case \($0.name)(\($0.stateType))" }.joined(separator: "\n")
-    let actionCases = cases.map { "  case \($0.name)(\($0.actionType))" }.joined(separator: "\n")
+    let ignored = Set(
+      enumDecl.memberBlock.members.compactMap { $0.decl.as(EnumCaseDeclSyntax.self) }
+        .filter { $0.attributes.contains(named: "ReducerCaseIgnored") }
+        .flatMap { $0.elements.map(\.name.text) })
+    let cases = EnumCase.all(of: enumDecl).map { FeatureCase($0, isIgnored: ignored.contains($0.name)) }
+    let stateCases = cases.map { "  \($0.stateCase)" }.joined(separator: "\n")
+    // A state-only case has no actions, so no case here.
+    let actionCases = cases.filter { !$0.isStateOnly }.map { "  case \($0.name)(\($0.actionType))" }
+      .joined(separator: "\n")
+    let declaresAction = declaresType(named: "Action", in: enumDecl)
     let reducing = cases.filter(\.isFeature).map { feature in
       """
           case (.\(feature.name)(var childState), .\(feature.name)(let childAction)):
@@ -72,52 +89,72 @@ public struct ReducerMacro: ExtensionMacro, MemberAttributeMacro, MemberMacro {
     }.joined(separator: "\n")
     let body =
       reducing.isEmpty
-      ? "EmptyReducer()"
+      ? "Reduce { _, _ in .none }"
       : """
       Reduce { state, action in
           switch (state, action) {
-      \(reducing)
-          default:
-            return .none
+      \(reducing)\(cases.count > 1 || declaresAction ? "\n    default:\n      return .none" : "")
           }
         }
       """
-    return [
-      """
-      @CasePathable
-      \(raw: access)enum State: CaseReducerState\(raw: isVisible ? ", Sendable" : "") {
+    let state: DeclSyntax = """
+      @CasePathable @dynamicMemberLookup
+      \(raw: access)enum State: CaseReducerState\(raw: isVisible ? ", @unchecked Sendable" : "") {
         \(raw: access)typealias StateReducer = \(raw: enumDecl.name.text)
       \(raw: stateCases)
       }
-      """,
       """
-      @CasePathable
-      \(raw: access)enum Action\(raw: isVisible ? ": Sendable" : "") {
+    let action: DeclSyntax = """
+      @CasePathable @dynamicMemberLookup
+      \(raw: access)enum Action\(raw: isVisible ? ": @unchecked Sendable" : "") {
       \(raw: actionCases)
       }
-      """,
       """
-      \(raw: access)static var body: some Reducer<State, Action> {
+    // An enum that writes its own `State` or `Action` (an alert's actions named apart) keeps it.
+    return (declaresType(named: "State", in: enumDecl) ? [] : [state]) + (declaresAction ? [] : [action])
+      + (declaresStaticBody(enumDecl) ? [] : [
+      """
+      \(raw: access)static var body: Reduce<State, Action> {
         \(raw: body)
       }
       """,
-    ]
+    ])
   }
 }
 
-/// A case of a `@Reducer enum`: a feature, or alert-like plain state.
+/// Whether the enum writes its own `static var body`, to run more than its cases' features.
+private func declaresStaticBody(_ enumDecl: EnumDeclSyntax) -> Bool {
+  enumDecl.memberBlock.members.contains { member in
+    guard let variable = member.decl.as(VariableDeclSyntax.self) else { return false }
+    return variable.isStatic && variable.bindings.first?.pattern.trimmedDescription == "body"
+  }
+}
+
+/// Whether the enum declares a member type `name` of its own.
+private func declaresType(named name: String, in enumDecl: EnumDeclSyntax) -> Bool {
+  enumDecl.memberBlock.members.contains { $0.decl.asProtocol(NamedDeclSyntax.self)?.name.text == name }
+}
+
+/// A case of a `@Reducer enum`: a feature, alert-like plain state, or state only.
 private struct FeatureCase {
   let name: String
-  /// The payload type as written: `AddContactFeature`, `AlertState<Action.Alert>`.
+  /// The payload as written: `AddContactFeature`, `AlertState<Action.Alert>`, or for a
+  /// state-only case its values, `Meeting, syncUp: SyncUp`.
   let payload: String
-  /// The actions of plain state (`AlertState<A>`: `A`); `nil` for a feature.
+  /// The actions of plain state (`AlertState<A>`: `A`; `Swift.Never` for a state-only
+  /// case, which has no action case); `nil` for a feature.
   let plainStateAction: String?
+  /// Marked `@ReducerCaseIgnored`, or not one unlabeled value: state with no actions.
+  let isStateOnly: Bool
 
-  init(_ enumCase: EnumCase) throws {
-    guard enumCase.parameters.count == 1, enumCase.parameters[0].label == nil else {
-      throw MacroError("each case of a @Reducer enum holds one feature: case \(enumCase.name)(SomeFeature)")
-    }
+  init(_ enumCase: EnumCase, isIgnored: Bool) {
     name = enumCase.name
+    isStateOnly = isIgnored || enumCase.parameters.count != 1 || enumCase.parameters[0].label != nil
+    if isStateOnly {
+      payload = enumCase.parameters.map { ($0.label.map { "\($0): " } ?? "") + $0.type }.joined(separator: ", ")
+      plainStateAction = "Swift.Never"
+      return
+    }
     payload = enumCase.parameters[0].type
     plainStateAction = ["AlertState<", "ConfirmationDialogState<"].lazy.compactMap { [payload] prefix in
       payload.hasPrefix(prefix) && payload.hasSuffix(">") ? String(payload.dropFirst(prefix.count).dropLast()) : nil
@@ -125,6 +162,9 @@ private struct FeatureCase {
   }
 
   var isFeature: Bool { plainStateAction == nil }
-  var stateType: String { isFeature ? "\(payload).State" : payload }
+  var stateCase: String {
+    if isStateOnly { return payload.isEmpty ? "case \(name)" : "case \(name)(\(payload))" }
+    return "case \(name)(\(isFeature ? "\(payload).State" : payload))"
+  }
   var actionType: String { plainStateAction ?? "\(payload).Action" }
 }

@@ -71,6 +71,32 @@ public final class PostgresSessionPersistence: SessionPersistence {
     }
   }
 
+  public func load(_ id: SessionID) async throws -> SessionSnapshot? {
+    try await pool.run { connection in
+      guard
+        var snapshot = try connection.execute(
+          "SELECT \(SessionSnapshot.columns) FROM storehost_sessions WHERE id = $1", [id.rawValue]
+        ).first.map(SessionSnapshot.init(row:))
+      else { return nil }
+      snapshot.answers = try Self.answers(on: connection, of: [id])[id] ?? []
+      return snapshot
+    }
+  }
+
+  public func sessions(lastActiveIn range: Range<Date>, limit: Int) async throws -> [SessionID] {
+    try await pool.run { connection in
+      try connection.execute(
+        """
+        SELECT id FROM storehost_sessions WHERE last_active_at >= $1 AND last_active_at < $2
+        ORDER BY last_active_at DESC LIMIT $3
+        """,
+        [
+          String(range.lowerBound.timeIntervalSince1970), String(range.upperBound.timeIntervalSince1970), String(limit),
+        ]
+      ).compactMap { $0.first.flatMap { $0 }.flatMap(SessionID.init) }
+    }
+  }
+
   /// Every session stored in the database at `url`, without its remembered answers, read
   /// with one query and without migrating the tables: a build about to be deployed can check
   /// that it reads them while processes of another StoreHost version serve them.

@@ -24,7 +24,7 @@ enum LogLevel: Int, Comparable, CaseIterable, Sendable {
 ///
 /// ```swift
 /// let log = Logger(level: .info)
-/// log.info("sessions restored", ["count": 3])
+/// log.info("serving", ["port": 8080])
 /// ```
 struct Logger: Sendable {
   /// A field's value: numbers and booleans stay JSON numbers and booleans; the rest is text.

@@ -120,11 +120,15 @@ extension Option {
     ) { settings, value throws(OptionError) in settings.secret = value },
     .number(
       "--max-sessions", "STOREHOST_MAX_SESSIONS", unit: "N", default: 10000, in: 1...10_000_000,
-      help: "Most live sessions; creating more answers 503."
+      help: "Most sessions in memory (sessions at rest do not count); past it the least recently used idle one rests, or 503."
     ) { $0.host.limits.maxSessions = $1 },
     .number(
+      "--rest-after", "STOREHOST_REST_AFTER", unit: "SECONDS", default: 60, in: 1...31_536_000,
+      help: "Save sessions with no request, open stream or running effect for this long, and take them out of memory until their next request."
+    ) { $0.host.limits.restAfter = .seconds($1) },
+    .number(
       "--idle-timeout", "STOREHOST_IDLE_TIMEOUT", unit: "SECONDS", default: 1800, in: 1...31_536_000,
-      help: "End sessions with no action and no open stream for this long."
+      help: "End (delete) sessions with no action and no open stream for this long, in memory or at rest."
     ) { $0.host.limits.idleTimeout = .seconds($1) },
     .number(
       "--actions-per-second", "STOREHOST_ACTIONS_PER_SECOND", unit: "N", default: 20, in: 1...1_000_000,
@@ -144,7 +148,7 @@ extension Option {
     ) { $0.host.limits.maxActionsPerBatch = $1 },
     .number(
       "--max-streams-per-session", "STOREHOST_MAX_STREAMS_PER_SESSION", unit: "N", default: 8, in: 1...10_000,
-      help: "Most open event streams (tabs) per session; more answers 429."
+      help: "Most event streams watching one session (a stream of several counts once for each); more answers 429."
     ) { $0.host.limits.maxEventStreamsPerSession = $1 },
     .number(
       "--max-effects-per-session", "STOREHOST_MAX_EFFECTS_PER_SESSION", unit: "N", default: 64, in: 1...1_000_000,

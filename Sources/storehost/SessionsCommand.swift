@@ -43,7 +43,7 @@ enum SessionsCommand {
     let report = SessionHost<AppFeature.State, AppFeature.Action>.check(snapshots)
     let stateVersion = SavedState.version(of: AppFeature.State.self)
     print(
-      "\(snapshots.count) saved sessions in \(source): \(report.restored) readable, \(report.unreadable.count) unreadable by this build (state version \(stateVersion))"
+      "\(snapshots.count) saved sessions in \(source): \(report.readable) readable, \(report.unreadable.count) unreadable by this build (state version \(stateVersion))"
     )
     for session in report.unreadable.prefix(listed) {
       print("  \(session.id) (state version \(session.stateVersion)): \(session.reason)")

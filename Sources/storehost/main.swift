@@ -61,8 +61,14 @@ do {
   // the demo's shared counter lives there, shared by every process.
   let sharedStorage = AppStorage(directory: URL(fileURLWithPath: settings.dataDirectory + "/shared"))
   let sharedCountKey = cluster.map { ClusterSharedKey<Int>(key: "sharedCount", values: $0.sharedValues) }
+  var hostConfiguration = settings.host
+  hostConfiguration.onUnreadableSession = { session in
+    log.warning("session unreadable, kept", [
+      "session": session.id.rawValue, "state_version": session.stateVersion, "error": session.reason,
+    ])
+  }
   let host = SessionHost(
-    configuration: settings.host,
+    configuration: hostConfiguration,
     persistence: persistence,
     cluster: cluster,
     tokenSigner: try SessionTokenSigner(secret: secret),
@@ -74,19 +80,9 @@ do {
     },
     resumedAction: .sessionResumed
   )
-  let report = try await host.restoreSessions()
-  let restored = report.restored
   // The PostgreSQL URL may hold a password, so only its kind is logged.
   let database = settings.database == nil ? settings.dataDirectory + "/sessions.sqlite" : "postgres"
-  log.info("sessions restored", ["count": restored, "unreadable": report.unreadable.count, "database": database])
-  for session in report.unreadable.prefix(SessionsCommand.listed) {
-    log.warning("session unreadable, kept", [
-      "session": session.id.rawValue, "state_version": session.stateVersion, "error": session.reason,
-    ])
-  }
-  if report.unreadable.count > SessionsCommand.listed {
-    log.warning("sessions unreadable, kept", ["count": report.unreadable.count, "listed": SessionsCommand.listed])
-  }
+  log.info("sessions at rest", ["database": database])
 
   var router = Router()
   host.addRoutes(to: &router)
@@ -104,9 +100,10 @@ do {
   let server = HTTPServer(configuration: serverConfiguration, router: router)
   try server.start()
   host.startEvictingIdleSessions()
+  host.bringBackRecentlyActiveSessions()
   let scheme = settings.server.tls == nil ? "http" : "https"
   try await host.joinCluster(advertising: settings.advertise ?? "\(scheme)://\(settings.server.host):\(server.port)")
-  print("StoreHost serving \(scheme)://\(settings.server.host):\(server.port) (\(restored) sessions restored)")
+  print("StoreHost serving \(scheme)://\(settings.server.host):\(server.port) (saved sessions load on first use)")
   fflush(nil)
   log.info("serving", ["url": "\(scheme)://\(settings.server.host):\(server.port)", "port": server.port])
   try await server.run()

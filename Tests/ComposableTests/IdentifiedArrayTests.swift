@@ -18,6 +18,14 @@ private struct Item: Identifiable, Equatable, Codable {
     #expect(items[1].name == "A")
   }
 
+  @Test func filteringKeepsTheElementsIdentified() {
+    let items: IdentifiedArrayOf<Item> = [Item(id: 3, name: "c"), Item(id: 1, name: "a"), Item(id: 2, name: "b")]
+    let filtered: IdentifiedArrayOf<Item> = items.filter { $0.id != 1 }
+    #expect(filtered.ids == [3, 2])
+    #expect(filtered[id: 2]?.name == "b")
+    #expect(filtered.index(id: 2) == 1)
+  }
+
   @Test func appendingAnExistingIDDoesNothing() {
     var items: IdentifiedArrayOf<Item> = [Item(id: 1, name: "a")]
     let result = items.append(Item(id: 1, name: "other"))

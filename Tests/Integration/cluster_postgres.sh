@@ -5,7 +5,7 @@
 # puts nginx in front of three), cluster_owner_check.py (paused and hung owners, forged
 # forwarding headers, ?log=1 across processes), and cluster_chaos.py twice: with no fault
 # (no 5xx), then with faults for 45 s (nothing lost or applied twice). Always stops the
-# database. Needs Debian's postgresql and libpq-dev (see .ci/run).
+# database. Needs Debian's postgresql and libpq-dev (scripts/test-setup installs them).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/postgres-temp.sh

@@ -2,10 +2,10 @@
 # A package of its own that requires StoreHost by version (`from: "0.1.0"`) with the
 # macros, on a machine that cannot fetch swift-syntax: Tests/Integration/consumer is built
 # against a tagged clone of this working tree with the stand-in of scripts/swift-syntax,
-# its TestStore test runs, and its server answers curl. It uses StoreHost without the
-# cluster, so it builds without libpq-dev: as root, the build runs in a mount namespace of
-# its own where libpq's headers, pkg-config file and library are hidden, and the server it
-# makes must not link libpq.
+# its TestStore test runs, and its server answers curl and serves the browser client. It
+# uses StoreHost without the cluster, so it builds without libpq-dev: as root, the build
+# runs in a mount namespace of its own where libpq's headers, pkg-config file and library
+# are hidden, and the server it makes must not link libpq.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 work=$(mktemp -d)
@@ -78,3 +78,6 @@ count=$(curl -sf -H "Authorization: Bearer $token" "localhost:$port/api/sessions
   python3 -c 'import json,sys; print(json.load(sys.stdin)["state"]["count"])')
 [ "$count" = 1 ] || { echo "FAIL: the count is $count after one increment" >&2; exit 1; }
 echo "ok: its server hosts the feature: one increment over curl counts 1"
+curl -sf "localhost:$port/storehost/v1/storehost.js" | cmp - "$clone/Sources/StoreHost/BrowserClient/storehost.js" \
+  || { echo "FAIL: its server does not serve StoreHost's browser client" >&2; exit 1; }
+echo "ok: its server serves StoreHost's browser client, built in from the version it requires"

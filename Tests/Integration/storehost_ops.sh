@@ -58,7 +58,7 @@ for line in open(sys.argv[1]):
     assert list(entry)[:3] == ["time", "level", "message"], line
     assert entry["level"] in ("debug", "info", "warning", "error"), line
     messages.append(entry["message"])
-expected = ["starting", "limits", "sessions restored", "serving", "connections drained, saving sessions", "stopped"]
+expected = ["starting", "limits", "sessions at rest", "serving", "connections drained, saving sessions", "stopped"]
 assert messages == expected, messages
 PYTHON
 

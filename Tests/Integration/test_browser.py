@@ -1,6 +1,6 @@
 """The demo in Public/ driven by a real headless Chromium against the storehost binary.
 
-Needs Debian `chromium` + `chromium-driver` and PyPI `selenium` (installed by .ci/run), and
+Needs Debian `chromium` + `chromium-driver` and PyPI `selenium` (scripts/test installs them), and
 `.build/debug/storehost`, which scripts/test builds before running this file. The tests run
 in file order against one server and share one browser: a count, todos, a second browser
 for the shared counter, fresh browsers for several tabs at once, screenshots of every page
@@ -123,7 +123,7 @@ def server():
 
 def new_browser():
     for path in (CHROMIUM, CHROMEDRIVER):
-        assert os.path.exists(path), f"{path} is missing: apt-get install chromium chromium-driver (see .ci/run)"
+        assert os.path.exists(path), f"{path} is missing: apt-get install chromium chromium-driver (scripts/test-setup does)"
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
@@ -702,3 +702,30 @@ def test_clicks_during_a_restart_and_past_the_rate_limit_are_applied_once(server
     assert session_id(browser) == untouched, "a session never changed was lost in the restart"
     browser.close()
     browser.switch_to.window(main_tab)
+
+
+def server_state(driver):
+    """The session's state as the server has it now, read by this page with its cookie."""
+    return driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch('/api/sessions/' + window.storehost.sessionId).then(r => r.json())"
+        ".then(s => done(s), e => done(String(e)));")
+
+
+def test_after_kill_9_the_page_ends_on_the_servers_state(server, browser):
+    # Fast durability loses the last fraction of a second of actions to kill -9; the page,
+    # which saw them, must come back to what the server kept, never stay on a lost state.
+    for trial in range(3):
+        open_page(browser, server, "counter")
+        click_times(browser, "counter-increment", 5 + 10 * trial)
+        wait(browser, lambda d: pending_count(d) == 0, "the clicks were never all answered")
+        server.kill()
+        wait(browser, lambda d: status(d) in ("reconnecting", "connecting"), "the page did not notice the kill")
+        server.start()
+        wait_for_status(browser, "open")
+        click_times(browser, "counter-increment", 3)
+        wait(browser, lambda d: pending_count(d) == 0, "the clicks after the restart were never all answered")
+        final = server_state(browser)
+        wait(browser, lambda d: client_state(d) == final["state"],
+             f"trial {trial}: the page shows {client_state(browser)}, the server has {final['state']}")
+        wait_for_text(browser, "counter-count", str(final["state"]["counter"]["count"]))

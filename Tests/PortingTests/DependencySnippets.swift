@@ -144,6 +144,7 @@ struct PersistedCounter {
 
   enum Action {
     case incrementButtonTapped
+    case resetButtonTapped
   }
 
   var body: some ReducerOf<Self> {
@@ -151,6 +152,9 @@ struct PersistedCounter {
       switch action {
       case .incrementButtonTapped:
         state.$count.withLock { $0 += 1 }
+        return .none
+      case .resetButtonTapped:
+        state.$count.withLock { $0 = 0 }
         return .none
       }
     }
@@ -181,6 +185,13 @@ struct TestContextSnippetTests {
     #expect(count == 43)
   }
 
+  @Test func resettingASharedValueToItsValueIsAChangeToAssert() async {
+    let store = TestStore(initialState: PersistedCounter.State()) { PersistedCounter() }
+    await store.send(.resetButtonTapped) {
+      $0.$count.withLock { $0 = 0 }
+    }
+  }
+
   @Test func testingWithPersistenceAgain() async {
     @Shared(.appStorage("count")) var count = 42
     let store = TestStore(initialState: PersistedCounter.State()) { PersistedCounter() }
@@ -190,4 +201,22 @@ struct TestContextSnippetTests {
     #expect(count == 43)
     #expect(!FileManager.default.fileExists(atPath: ".storehost/shared/count.json"))
   }
+}
+
+struct Score: Codable, Equatable, Identifiable, Sendable {
+  var id: Int
+  var points: Int
+}
+
+extension SharedReaderKey where Self == AppStorageKey<IdentifiedArrayOf<Score>>.Default {
+  /// A key with its own default, as SyncUps declares `.syncUps`.
+  static var scores: Self { Self[.appStorage("scores"), default: []] }
+}
+
+@Test func aTestSeedsAKeyWithADefaultWithALiteral() {
+  let score = Score(id: 1, points: 3)
+  @Shared(.scores) var scores = [score]
+  #expect(scores.ids == [1])
+  @Shared(.scores) var same
+  #expect(same[id: 1] == score)
 }

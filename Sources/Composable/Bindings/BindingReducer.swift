@@ -8,11 +8,26 @@
 ///   Reduce { state, action in ... }
 /// }
 /// ```
-public struct BindingReducer<State, Action: BindableAction>: Reducer where Action.State == State {
-  public init() {}
+///
+/// When the bindings are a view's actions (``ViewAction``), name their case:
+/// `BindingReducer(action: \.view)`.
+public struct BindingReducer<State, Action, BindableActions: BindableAction>: Reducer
+where BindableActions.State == State {
+  private let toBindableAction: (Action) -> BindableActions?
+
+  /// Applies the bindings of the feature's own actions.
+  public init() where Action == BindableActions {
+    self.toBindableAction = { $0 }
+  }
+
+  /// Applies the bindings of the actions in the case `toViewAction`: `\.view`.
+  public init(action toViewAction: CaseKeyPath<Action, BindableActions>) {
+    let path = AnyCasePath(toViewAction)
+    self.toBindableAction = { path.extract(from: $0) }
+  }
 
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    action.binding?.set(&state)
+    toBindableAction(action)?.binding?.set(&state)
     return .none
   }
 }

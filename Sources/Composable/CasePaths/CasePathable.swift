@@ -34,6 +34,18 @@ extension CasePathable {
     AnyCasePath(keyPath).extract(from: self)
   }
 
+  /// The payload of a case, read as a member of an enum marked `@dynamicMemberLookup`:
+  /// `state.destination?.edit` is the `edit` case's state, or `nil`. Setting it changes the
+  /// payload when the value is in that case, as in `$0.destination?.edit?.title = "Blob"`.
+  public subscript<Value>(dynamicMember keyPath: KeyPath<AllCasePaths, AnyCasePath<Self, Value>>) -> Value? {
+    get { Self.allCasePaths[keyPath: keyPath].extract(from: self) }
+    set {
+      let path = Self.allCasePaths[keyPath: keyPath]
+      guard let newValue, path.extract(from: self) != nil else { return }
+      self = path.embed(newValue)
+    }
+  }
+
   /// Whether `self` is the case `keyPath` names.
   public func `is`<Value>(_ keyPath: CaseKeyPath<Self, Value>) -> Bool {
     self[case: keyPath] != nil

@@ -38,7 +38,8 @@ public final class TestClock: Clock, Sendable {
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         let resumeNow: Bool = timeline.withLock { timeline in
-          if Task.isCancelled || deadline <= timeline.now { return true }
+          // A deadline of now waits for the next `advance`, as in TCA's TestClock.
+          if Task.isCancelled || deadline < timeline.now { return true }
           timeline.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
           timeline.sleepCount += 1
           return false
@@ -91,8 +92,22 @@ public final class TestClock: Clock, Sendable {
   }
 
   /// Advances until no sleeper is left.
-  public func run() async {
+  ///
+  /// With a `timeout`, stops once the clock has gone that far (a timer that never ends), and
+  /// reports an issue when sleepers remain.
+  public func run(
+    timeout: Duration? = nil, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) async {
+    let limit = timeout.map(now.advanced(by:))
     while let next = timeline.withLock({ $0.sleepers.map(\.deadline).min() }) {
+      if let limit, next > limit {
+        await advance(to: limit)
+        reportIssue(
+          "The test clock ran for \(timeout!) and tasks are still sleeping on it.",
+          fileID: fileID, filePath: filePath, line: line, column: column)
+        return
+      }
       await advance(to: next)
     }
   }

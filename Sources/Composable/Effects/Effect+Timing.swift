@@ -29,6 +29,28 @@ extension Effect {
   }
 }
 
+extension Effect {
+  /// ``debounce(id:for:clock:)`` on a clock held as `any Clock<Duration>`, such as
+  /// `@Dependency(\.continuousClock)`: `.milliseconds(300)` is then read as a `Duration`
+  /// wherever Foundation's `DispatchTimeInterval` is also in scope.
+  @_disfavoredOverload
+  public func debounce(id: some Hashable & Sendable, for duration: Duration, clock: any Clock<Duration>) -> Self {
+    func debounce<C: Clock<Duration>>(on clock: C) -> Self { self.debounce(id: id, for: duration, clock: clock) }
+    return debounce(on: clock)
+  }
+
+  /// ``throttle(id:for:clock:latest:)`` on a clock held as `any Clock<Duration>`.
+  @_disfavoredOverload
+  public func throttle(
+    id: some Hashable & Sendable, for interval: Duration, clock: any Clock<Duration>, latest: Bool
+  ) -> Self {
+    func throttle<C: Clock<Duration>>(on clock: C) -> Self {
+      self.throttle(id: id, for: interval, clock: clock, latest: latest)
+    }
+    return throttle(on: clock)
+  }
+}
+
 /// A throttle's clock and rules, with the clock's type erased so a store can keep the time
 /// of each id's last run.
 struct ThrottleWindow: Sendable {

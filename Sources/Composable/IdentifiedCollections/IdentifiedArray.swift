@@ -51,6 +51,12 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   /// The index of the element with `id`.
   public func index(id: ID) -> Int? { positions[id] }
 
+  /// The elements that satisfy `isIncluded`, in order, still identified:
+  /// `todos.filter { !$0.isComplete }`.
+  public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> Self {
+    Self(uniqueElements: try elements.filter(isIncluded), id: id)
+  }
+
   /// Adds `element` at the end, unless an element with its id is present.
   /// - Returns: Whether it was added, and the element's index.
   @discardableResult

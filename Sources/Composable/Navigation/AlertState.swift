@@ -176,3 +176,22 @@ extension Reducer {
     ifLet(toPresentationState, action: toPresentationAction, destination: { EmptyReducer() }, fileID: fileID, line: line)
   }
 }
+
+extension Reducer {
+  /// An alert or a dialog in plain optional state, dismissed by any of its actions:
+  /// `.ifLet(\.alert, action: \.alert)`.
+  public func ifLet<WrappedState: _EphemeralState, WrappedAction>(
+    _ toWrappedState: WritableKeyPath<State, WrappedState?> & Sendable,
+    action toWrappedAction: CaseKeyPath<Action, WrappedAction>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> Reduce<State, Action> {
+    let parent = Reduce(self)
+    let toWrappedAction = AnyCasePath(toWrappedAction)
+    return Reduce { state, action in
+      let effects = parent.reduce(into: &state, action: action)
+      if toWrappedAction.extract(from: action) != nil { state[keyPath: toWrappedState] = nil }
+      return effects
+    }
+  }
+}

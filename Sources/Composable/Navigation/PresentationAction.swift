@@ -74,7 +74,7 @@ extension Reducer {
   ) -> _PresentationReducer<Self, Destination>
   where DestinationState == Destination.State, DestinationAction == Destination.Action, Action: Sendable {
     _PresentationReducer(
-      parent: Reduce(self), destination: Reduce(destination()), toPresentationState: toPresentationState,
+      parent: Reduce(self), destination: Reduce(child: destination()), toPresentationState: toPresentationState,
       toPresentationAction: AnyCasePath(toPresentationAction), fileID: fileID, line: line)
   }
 }

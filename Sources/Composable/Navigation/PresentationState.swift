@@ -18,11 +18,22 @@ public struct PresentationState<State> {
   }
 
   /// The presented state, or `nil`.
+  ///
+  /// Presenting starts a new presentation, and so does assigning an alert or a dialog
+  /// while another is shown: answering the first then leaves the new one in place. Changes
+  /// made in place (`state.destination?.edit?.title = ...`) keep the presentation.
   public var wrappedValue: State? {
     get { value }
     set {
-      if value == nil, newValue != nil { presentationID = PresentationIdentities.next() }
+      if let newValue, value == nil || isEphemeral(newValue) {
+        presentationID = PresentationIdentities.next()
+      }
       value = newValue
+    }
+    _modify {
+      let wasPresented = value != nil
+      yield &value
+      if !wasPresented, value != nil { presentationID = PresentationIdentities.next() }
     }
   }
 

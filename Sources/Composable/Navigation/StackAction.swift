@@ -99,7 +99,7 @@ extension Reducer {
   ) -> _StackReducer<Self, Destination>
   where DestinationState == Destination.State, DestinationAction == Destination.Action, Action: Sendable {
     _StackReducer(
-      parent: Reduce(self), destination: Reduce(destination()), toStackState: toStackState,
+      parent: Reduce(self), destination: Reduce(child: destination()), toStackState: toStackState,
       toStackAction: AnyCasePath(toStackAction), fileID: fileID, line: line)
   }
 }

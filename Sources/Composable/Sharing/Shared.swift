@@ -49,6 +49,10 @@ public struct Shared<Value: Sendable>: Sendable {
   /// The key is resolved with the current dependencies (its storage and, for session-scoped
   /// keys, the session id), so create it inside the store's initial state or reducer.
   public init(wrappedValue: @autoclosure () -> Value, _ key: some SharedKey<Value>) {
+    self.init(key: key, default: wrappedValue)
+  }
+
+  private init(key: some SharedKey<Value>, default wrappedValue: () -> Value) {
     let storing: SharedBox<Value>.Storing =
       if let atomic = key as? any AtomicSharedKey<Value> {
         .update { current, change in try atomic.update(from: current, change) }
@@ -60,7 +64,14 @@ public struct Shared<Value: Sendable>: Sendable {
 
   /// The value stored under a key that has its own default: `@Shared(.users) var users`.
   public init<Key: SharedKey<Value>>(_ key: SharedKeyDefault<Key>) {
-    self.init(wrappedValue: key.defaultValue, key)
+    self.init(key: key, default: { key.defaultValue })
+  }
+
+  /// The value stored under a key that has its own default, or `wrappedValue` instead of that
+  /// default when nothing is stored yet, as tests seed it: `@Shared(.syncUps) var syncUps = [.mock]`
+  /// (the literal is read as the key's value type).
+  public init<Key: SharedKey<Value>>(wrappedValue: @autoclosure () -> Value, _ key: SharedKeyDefault<Key>) {
+    self.init(key: key, default: wrappedValue)
   }
 
   /// A shared value from another one: `Shared(state.$count)`.

@@ -33,8 +33,8 @@ extension TestStore {
         reportTestFailure(
           stateMismatch(summary, expected: (expected, assertion.expected), actual: (actual, actualShared)),
           at: location)
-      } else if updateStateToExpectedResult != nil
-        && SharedAssertion(expected: assertion.expected, actual: known).run({ expected == previous })
+      } else if updateStateToExpectedResult != nil, !actualShared.hasWrites(since: sharedValues),
+        SharedAssertion(expected: assertion.expected, actual: known).run({ expected == previous })
       {
         reportTestFailure(
           """

@@ -55,8 +55,8 @@ final class SessionFollowers: ClusterAnnouncementReceiver {
   /// - Returns: The fanout and the client's id, or `nil` when there is no such session.
   /// - Throws: ``HTTPError/databaseUnavailable()`` when its durable version cannot be read.
   func connect(
-    _ id: SessionID, _ sink: any EventSink, patches: Bool, log: Bool, presence: Bool, everyone: Int, lastEventID: Int?,
-    onEnd: @escaping @Sendable () -> Void
+    _ id: SessionID, _ sink: any EventSink, patches: Bool, log: Bool, presence: Bool, everyone: Int,
+    framing: EventFraming = .alone, lastEventID: Int?, onEnd: @escaping @Sendable () -> Void
   ) async throws -> (fanout: EventFanout, client: UInt64)? {
     if let lastEventID, let fanout = fanouts.withLock({ $0[id] }), fanout.latest.version < lastEventID {
       try? await catchUp(id, fanout: fanout)
@@ -65,8 +65,8 @@ final class SessionFollowers: ClusterAnnouncementReceiver {
       let connected = fanouts.withLock { fanouts -> (EventFanout, UInt64, isFirstLog: Bool)? in
         guard let fanout = fanouts[id],
           let client = fanout.connect(
-            sink, patches: patches, log: log, presence: presence, everyone: everyone, lastEventID: lastEventID,
-            onEnd: onEnd)
+            sink, patches: patches, log: log, presence: presence, everyone: everyone, framing: framing,
+            lastEventID: lastEventID, onEnd: onEnd)
         else { return nil }
         return (fanout, client, log && fanout.logWatcherCount == 1)
       }

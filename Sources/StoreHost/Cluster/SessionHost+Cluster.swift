@@ -61,11 +61,7 @@ extension SessionHost {
   /// way. The whole wait is bounded: a request that may have been applied then answers 503
   /// `outcome_unknown`, one that was not, 503 `owner_unavailable`.
   func placeSession(_ request: Request, key: String?) async throws -> Placement {
-    guard let cluster else {
-      let session = try authorizedSession(request)
-      guard session.enter() else { throw HTTPError.sessionNotFound() }
-      return .local(session)
-    }
+    guard let cluster else { return .local(try await enteredSession(request)) }
     guard let id = request.parameters["id"].flatMap(SessionID.init) else { throw HTTPError.sessionNotFound() }
     let credential = try Authentication.authenticate(request, for: id, with: tokenSigner)
     let isForwarded = forwardingOrigin(of: request) != nil

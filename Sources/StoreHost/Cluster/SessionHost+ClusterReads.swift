@@ -34,10 +34,8 @@ extension SessionHost {
     }
     _ = try Authentication.authenticate(request, for: id, with: tokenSigner)
     guard try await followers.prepare(id) else { throw HTTPError.sessionNotFound() }
-    let maxStreams = configuration.limits.maxEventStreamsPerSession
-    guard followers.clientCount(id) < maxStreams else {
-      throw HTTPError.rateLimited(
-        retryAfter: .seconds(5), "This session has \(maxStreams) event streams open here already.")
+    guard followers.clientCount(id) < configuration.limits.maxEventStreamsPerSession else {
+      throw tooManyStreams(here: true)
     }
     let options = EventStreamRequest(request)
     let retry = Int(configuration.eventStreamRetry.secondsValue * 1000)
@@ -45,18 +43,9 @@ extension SessionHost {
     return .eventStream(onOpen: { [self] stream in
       stream.retry(milliseconds: retry)
       Task { [self] in
-        let everyone = openStreams.add(1, ordering: .relaxed).newValue
-        guard
-          let (fanout, client) = try? await followers.connect(
-            id, stream, patches: options.patches, log: options.log, presence: options.presence,
-            everyone: everyone, lastEventID: options.lastEventID, onEnd: { stream.finish() })
-        else {
-          openStreams.subtract(1, ordering: .relaxed)
-          return stream.finish()
-        }
-        stream.onClose { [self] in
-          openStreams.subtract(1, ordering: .relaxed)
-          followers.disconnect(id, fanout: fanout, client: client)
+        switch await watchFollowed(id, by: followers, sink: stream, options: options.watch, onEnd: { stream.finish() }) {
+        case .success(let stop): stream.onClose(stop)
+        case .failure: stream.finish()
         }
       }
     })

@@ -4,6 +4,10 @@ import Synchronization
 final class HostMetrics: Sendable {
   let sessionsCreated = Atomic<Int>(0)
   let sessionsEnded = Atomic<Int>(0)
+  /// Sessions saved and taken out of memory while idle.
+  let sessionsRested = Atomic<Int>(0)
+  /// Sessions brought back into memory from storage on a request.
+  let sessionsBroughtBack = Atomic<Int>(0)
   let actionsApplied = Atomic<Int>(0)
   let actionRequestsRejected = Atomic<Int>(0)
   /// Actions refused because the state they would leave passes the size limit.

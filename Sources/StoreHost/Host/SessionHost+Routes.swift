@@ -3,19 +3,23 @@ import Foundation
 import HTTP
 
 extension SessionHost {
-  /// Adds the session API of DESIGN.md to `router`: `/api/sessions` and below, `/healthz`
-  /// and `/metrics`.
+  /// Adds the session API of the README's "Wire protocol" to `router`: `/api/sessions` and
+  /// below, `/api/events`, `/healthz`, `/metrics`, `/api/schema`, and the browser client
+  /// under `/storehost/v1/`.
   public func addRoutes(to router: inout Router) {
     router.post("/api/sessions") { [self] request in try await createSession(request) }
     router.get("/api/sessions/{id}") { [self] request in try await state(request) }
     router.post("/api/sessions/{id}/actions") { [self] request in try await actions(request) }
     router.get("/api/sessions/{id}/events") { [self] request in try await events(request) }
     router.delete("/api/sessions/{id}") { [self] request in try await delete(request) }
+    router.post("/api/sessions/{id}/tickets") { [self] request in try await issueTicket(request) }
+    router.get("/api/events") { [self] request in try await multiplexedEvents(request) }
     router.get("/healthz") { request in
       request.isDraining ? HTTPError.shuttingDown().response : healthyResponse
     }
     router.get("/metrics") { [self] request in metricsResponse(request) }
     router.get("/api/schema") { [self] _ in schemaResponse() }
+    router.get(BrowserClient.path + "{file}") { request in try BrowserClient.respond(to: request) }
   }
 
   // MARK: Handlers
@@ -38,7 +42,7 @@ extension SessionHost {
   /// `GET /api/sessions/{id}`: 200 `{"id", "version", "state"}`.
   private func state(_ request: Request) async throws -> Response {
     if cluster != nil { return try await clusteredState(request) }
-    let session = try authorizedSession(request)
+    let session = try await authorizedSession(request)
     session.touch()
     let (state, version) = try session.currentJSON()
     return stateResponse(id: session.id, version: version, state: state)
@@ -173,11 +177,9 @@ extension SessionHost {
   /// `GET /api/sessions/{id}/events`: the session's state as Server-Sent Events.
   private func events(_ request: Request) async throws -> Response {
     if cluster != nil { return try await clusteredEvents(request) }
-    let session = try authorizedSession(request)
+    let session = try await authorizedSession(request)
     guard session.events.clientCount < configuration.limits.maxEventStreamsPerSession else {
-      throw HTTPError.rateLimited(
-        retryAfter: .seconds(5),
-        "This session has \(configuration.limits.maxEventStreamsPerSession) event streams open already.")
+      throw tooManyStreams(here: false)
     }
     session.touch()
     let options = EventStreamRequest(request)
@@ -185,19 +187,9 @@ extension SessionHost {
     if options.presence { startReportingPresence() }
     return .eventStream(onOpen: { [self] stream in
       stream.retry(milliseconds: retry)
-      let everyone = openStreams.add(1, ordering: .relaxed).newValue
-      guard
-        let client = session.events.connect(
-          stream, patches: options.patches, log: options.log, presence: options.presence, everyone: everyone,
-          lastEventID: options.lastEventID, onEnd: { stream.finish() })
-      else {
-        openStreams.subtract(1, ordering: .relaxed)
-        return stream.finish()
-      }
-      stream.onClose { [self] in
-        openStreams.subtract(1, ordering: .relaxed)
-        session.events.disconnect(client)
-        session.touch()
+      switch watch(session, sink: stream, options: options.watch, onEnd: { stream.finish() }) {
+      case .success(let stop): stream.onClose(stop)
+      case .failure: stream.finish()
       }
     })
   }
@@ -225,17 +217,20 @@ extension SessionHost {
     let sessions = allSessions
     let server = request.serverMetrics
     let gauges: [(String, String, String, Int)] = [
-      ("storehost_sessions", "gauge", "Live sessions.", sessions.count),
+      ("storehost_sessions", "gauge", "Sessions in memory.", sessions.count),
       ("storehost_sessions_created_total", "counter", "Sessions created.", metrics.sessionsCreated.load(ordering: .relaxed)),
       ("storehost_sessions_ended_total", "counter", "Sessions deleted or evicted.", metrics.sessionsEnded.load(ordering: .relaxed)),
+      ("storehost_sessions_rested_total", "counter", "Sessions saved and taken out of memory while idle.", metrics.sessionsRested.load(ordering: .relaxed)),
+      ("storehost_sessions_brought_back_total", "counter", "Sessions brought back into memory from storage.", metrics.sessionsBroughtBack.load(ordering: .relaxed)),
       ("storehost_sessions_unreadable", "gauge", "Saved sessions this build cannot read, kept unserved.", unreadable.withLock { $0.count }),
       ("storehost_actions_total", "counter", "Actions applied.", metrics.actionsApplied.load(ordering: .relaxed)),
       ("storehost_action_requests_rejected_total", "counter", "Action requests answered with an error.", metrics.actionRequestsRejected.load(ordering: .relaxed)),
       ("storehost_changes_refused_total", "counter", "Actions refused because the state would pass --max-state-bytes.", metrics.changesRefused.load(ordering: .relaxed)),
       ("storehost_requests_forwarded_total", "counter", "Requests sent on to the process owning their session.", metrics.requestsForwarded.load(ordering: .relaxed)),
       ("storehost_effects_running", "gauge", "Effects running in all sessions.", sessions.reduce(0) { $0 + $1.store.runningEffectCount }),
-      ("storehost_event_stream_clients", "gauge", "Event stream clients watching sessions.", sessions.reduce(0) { $0 + $1.events.clientCount } + (followers?.totalClientCount ?? 0)),
+      ("storehost_event_stream_clients", "gauge", "Sessions watched by event streams (a stream of several counts each).", sessions.reduce(0) { $0 + $1.events.clientCount } + (followers?.totalClientCount ?? 0)),
       ("storehost_http_connections", "gauge", "Open HTTP connections.", server.openConnections),
+      ("storehost_http_event_streams", "gauge", "Open event streams (one watching several sessions counts once).", server.openEventStreams),
       ("storehost_http_responses_total", "counter", "HTTP responses written.", server.responses),
       ("storehost_http_bytes_written_total", "counter", "HTTP response bytes written.", server.bytesWritten),
     ]
@@ -253,16 +248,24 @@ extension SessionHost {
 
   // MARK: Helpers
 
-  /// The session named by the path, once the request proved it may use it.
+  /// The session named by the path, once the request proved it may use it, brought back
+  /// from storage if it rests there.
   /// - Throws: 503 `session_unreadable` for a session this build cannot read.
-  func authorizedSession(_ request: Request) throws -> Session<State, Action> {
+  func authorizedSession(_ request: Request) async throws -> Session<State, Action> {
     guard let id = request.parameters["id"].flatMap(SessionID.init) else { throw HTTPError.sessionNotFound() }
     _ = try Authentication.authenticate(request, for: id, with: tokenSigner)
-    guard let session = session(id) else {
-      if unreadable.withLock({ $0[id] != nil }) { throw HTTPError.sessionUnreadable() }
-      throw HTTPError.sessionNotFound()
+    return try await liveSession(id)
+  }
+
+  /// ``authorizedSession(_:)``, with the request counted in (``Session/enter()``): a session
+  /// that goes to rest meanwhile is waited for and brought back.
+  /// - Throws: 503 `shutting_down` when the session is leaving because the host shuts down.
+  func enteredSession(_ request: Request) async throws -> Session<State, Action> {
+    while true {
+      let session = try await authorizedSession(request)
+      if session.enter() { return session }
+      guard self.session(session.id) !== session else { throw HTTPError.shuttingDown() }
     }
-    return session
   }
 
   /// The id of the session the path names when this build cannot read it, once the request

@@ -3,7 +3,16 @@ import Foundation
 import HTTP
 import Synchronization
 
-/// Hosts one root store per browser session behind the wire protocol of DESIGN.md.
+/// Builds a session's store from its initial state, its dependencies, the fanout its action
+/// log goes to, and the check each change must pass to become a version.
+typealias StoreFactory<State: Sendable, Action: Sendable> =
+  (
+    State, @escaping (inout DependencyValues) -> Void, EventFanout,
+    @escaping @Sendable (StoreSnapshot<State>) -> Bool
+  ) -> Store<State, Action>
+
+/// Hosts one root store per browser session behind the wire protocol of the README ("Wire
+/// protocol").
 ///
 /// ```swift
 /// let host = SessionHost(
@@ -13,7 +22,6 @@ import Synchronization
 /// ) {
 ///   AppFeature()
 /// }
-/// try await host.restoreSessions()
 /// var router = Router()
 /// host.addRoutes(to: &router)
 /// ```
@@ -23,14 +31,11 @@ import Synchronization
 /// `DependencyValues.sessionID` is its session's id, so `@Shared(.inMemory(name, scope:
 /// .session))` values belong to one session (and are dropped with it), while other shared
 /// keys are shared by every session of the process.
-/// Builds a session's store from its initial state, its dependencies, the fanout its action
-/// log goes to, and the check each change must pass to become a version.
-typealias StoreFactory<State: Sendable, Action: Sendable> =
-  (
-    State, @escaping (inout DependencyValues) -> Void, EventFanout,
-    @escaping @Sendable (StoreSnapshot<State>) -> Bool
-  ) -> Store<State, Action>
-
+///
+/// Sessions live in memory while they are used and rest in storage otherwise: a session
+/// idle for ``SessionLimits/restAfter`` is saved and leaves memory, and is brought back
+/// on its next request (``liveSession(_:)``), so a restart serves at once and memory grows
+/// with active sessions, not saved ones.
 public final class SessionHost<State, Action>: Sendable
 where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   public let configuration: SessionHostConfiguration
@@ -54,13 +59,15 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   /// Sent to a session's store when it is rebuilt from its saved state (see ``init(configuration:persistence:cluster:tokenSigner:initialState:reducer:withDependencies:resumedAction:)``).
   private let resumedAction: Action?
   private let prepareDependencies: @Sendable (inout DependencyValues) -> Void
-  private let sessions = Mutex<[SessionID: Session<State, Action>]>([:])
+  /// The sessions in memory, and those moving between memory and storage.
+  let sessions = Mutex(LiveSessions<State, Action>())
   /// Saved sessions this build cannot read, with why: kept, never served or deleted here.
   let unreadable = Mutex<[SessionID: UnreadableSession]>([:])
   private let evictionTask = Mutex<Task<Void, Never>?>(nil)
   /// Renews this process's lease in a cluster (see ``joinCluster(advertising:)``).
   let renewalTask = Mutex<Task<Void, Never>?>(nil)
-  /// Event streams open on this host's sessions: the `everyone` of `presence` events.
+  /// Watches open on this host's sessions (a stream of several sessions counts once for each):
+  /// the `everyone` of `presence` events.
   let openStreams = Atomic<Int>(0)
   /// Tells presence watchers of changes of ``openStreams`` (see ``startReportingPresence()``).
   private let presenceTask = Mutex<Task<Void, Never>?>(nil)
@@ -134,58 +141,12 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   public var eventStreamBufferLimit: Int { configuration.limits.maxStateBytes + 4096 }
 
   /// The number of live sessions.
-  public var sessionCount: Int { sessions.withLock { $0.count } }
+  public var sessionCount: Int { sessions.withLock { $0.live.count } }
 
-  /// Loads the sessions saved by an earlier run, each at its saved state and version, its
-  /// JSON migrated first when an earlier build saved it (see ``Composable/MigratableState``).
-  ///
-  /// A session this build cannot read (its JSON does not decode, or a newer build saved it)
-  /// is set aside: kept in storage unchanged, not served (requests for it answer 503
-  /// `session_unreadable`), counted in `/metrics`, and served again by a build that reads it.
-  /// A session whose last run crashed goes on past the versions that run may have shown
-  /// clients (``SessionSnapshot/resumedVersion``); the new versions it may show are
-  /// reserved in storage before this returns. In a cluster, sessions are taken over one by
-  /// one when first asked for, so none is loaded here.
-  @discardableResult
-  public func restoreSessions() async throws -> SessionRestoreReport {
-    guard cluster == nil else { return SessionRestoreReport(restored: 0, unreadable: []) }
-    let saved = try await persistence.loadAll()
-    var restored: [Session<State, Action>] = []
-    var reservations: [SessionReservation] = []
-    var setAside: [UnreadableSession] = []
-    let window = configuration.durability == .strict ? 0 : Session<State, Action>.fastReservationWindow
-    for snapshot in saved {
-      let reservation = SessionReservation(
-        id: snapshot.id, version: snapshot.resumedVersion, reservedVersion: snapshot.resumedVersion + window)
-      do {
-        restored.append(try session(restoring: snapshot, reservation: reservation))
-        if reservation.version != snapshot.version || reservation.reservedVersion != snapshot.reservedVersion {
-          reservations.append(reservation)
-        }
-      } catch {
-        setAside.append(UnreadableSession(snapshot, error: error))
-      }
-    }
-    do {
-      try await persistence.reserve(reservations)
-    } catch {
-      for session in restored { session.end() }
-      throw error
-    }
-    sessions.withLock { sessions in
-      for session in restored { sessions[session.id] = session }
-    }
-    unreadable.withLock { unreadable in
-      for session in setAside { unreadable[session.id] = session }
-    }
-    for session in restored { resume(session) }
-    return SessionRestoreReport(restored: restored.count, unreadable: setAside)
-  }
-
-  /// Reads every snapshot's state with this build, as ``restoreSessions()`` would, without
-  /// serving or changing anything: the check a deploy runs before starting a new build on
-  /// saved sessions (`storehost sessions check`).
-  public static func check(_ snapshots: [SessionSnapshot]) -> SessionRestoreReport {
+  /// Reads every snapshot's state with this build, as bringing it back into memory would,
+  /// without serving or changing anything: the check a deploy runs before starting a new
+  /// build on saved sessions (`storehost sessions check`).
+  public static func check(_ snapshots: [SessionSnapshot]) -> SessionCheckReport {
     var unreadable: [UnreadableSession] = []
     for snapshot in snapshots {
       do {
@@ -194,7 +155,7 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
         unreadable.append(UnreadableSession(snapshot, error: error))
       }
     }
-    return SessionRestoreReport(restored: snapshots.count - unreadable.count, unreadable: unreadable)
+    return SessionCheckReport(readable: snapshots.count - unreadable.count, unreadable: unreadable)
   }
 
   /// The state a snapshot saved, migrated to this build's state version and decoded, with
@@ -227,11 +188,15 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     }
   }
 
-  /// Starts ending sessions idle for longer than ``SessionLimits/idleTimeout`` (no action,
-  /// no open event stream), checking every tenth of that time, and forgetting stored answers
-  /// older than ``SessionLimits/idempotencyKeyLifetime`` as often.
+  /// Starts the housekeeping that keeps memory for active sessions, checking every tenth of
+  /// ``SessionLimits/restAfter`` (or of ``SessionLimits/idleTimeout``, if shorter): sessions idle for that long (no request, no open stream,
+  /// no running effect) go to rest in storage; sessions idle for longer than
+  /// ``SessionLimits/idleTimeout`` end, in memory or in storage; and stored answers older
+  /// than ``SessionLimits/idempotencyKeyLifetime`` are forgotten. In a cluster, idle sessions
+  /// are given up instead (they stay stored, and any process takes them over when asked).
   public func startEvictingIdleSessions() {
-    let interval = max(configuration.limits.idleTimeout / 10, .milliseconds(100))
+    let limits = configuration.limits
+    let interval = max(min(limits.restAfter, limits.idleTimeout) / 10, .milliseconds(100))
     let task = Task { [weak self] in
       while !Task.isCancelled {
         try? await Task.sleep(for: interval)
@@ -244,17 +209,18 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     evictionTask.withLock { $0 = task }
   }
 
-  /// Ends the sessions idle for longer than ``SessionLimits/idleTimeout``; in a cluster, gives
-  /// them up instead (they stay stored, and any process takes them over when asked).
+  /// Puts to rest the sessions idle for ``SessionLimits/restAfter`` and ends those idle for
+  /// longer than ``SessionLimits/idleTimeout``, in memory and in storage; in a cluster,
+  /// gives up those idle for ``SessionLimits/idleTimeout``.
   public func evictIdleSessions(now: ContinuousClock.Instant = .now) async {
-    let idle = sessions.withLock { sessions in
-      sessions.values.filter {
-        $0.events.clientCount == 0 && now - $0.lastActiveInstant > configuration.limits.idleTimeout
-      }
-    }
-    for session in idle {
+    let limits = configuration.limits
+    let expired = allSessions.filter { $0.events.clientCount == 0 && now - $0.lastActiveInstant > limits.idleTimeout }
+    for session in expired {
       if cluster != nil { await depart(session, to: nil) } else { await end(session) }
     }
+    guard cluster == nil else { return }
+    for session in allSessions where session.isIdle(for: limits.restAfter, now: now) { await rest(session) }
+    await endExpiredRestingSessions()
   }
 
   /// Stops evicting, ends every session with its final state saved (so each goes on from
@@ -263,7 +229,7 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   public func shutdown() async {
     evictionTask.withLock { $0?.cancel() }
     presenceTask.withLock { $0?.cancel() }
-    let all = sessions.withLock { Array($0.values) }
+    let all = allSessions
     await withTaskGroup(of: Void.self) { group in
       for session in all where session.startLeaving() {
         group.addTask {
@@ -278,9 +244,8 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
 
   // MARK: Sessions
 
-  /// A session at a saved snapshot's state, at `reservation`'s version with its versions
-  /// reserved; throws when this build cannot read the state. ``resume(_:)`` it once the
-  /// reservation is durable.
+  /// A session at a saved snapshot's state, at `reservation`'s version, publishing up to
+  /// its reserved version; throws when this build cannot read the state.
   func session(restoring snapshot: SessionSnapshot, reservation: SessionReservation) throws -> Session<State, Action> {
     let state = try readState(of: snapshot)
     return try Session(
@@ -304,20 +269,21 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     }
   }
 
+  /// The session in memory under `id`.
   func session(_ id: SessionID) -> Session<State, Action>? {
-    sessions.withLock { $0[id] }
+    sessions.withLock { $0.live[id] }
   }
 
-  var allSessions: [Session<State, Action>] { sessions.withLock { Array($0.values) } }
+  var allSessions: [Session<State, Action>] { sessions.withLock { Array($0.live.values) } }
 
   /// Adds `session` unless one with its id is live already, at the same or a later epoch.
   /// - Returns: The session now live under that id, and the one it replaced (of an earlier
   ///   epoch, which can save nothing more), to end.
   func adoptSession(_ session: Session<State, Action>) -> (kept: Session<State, Action>, replaced: Session<State, Action>?) {
     sessions.withLock { sessions in
-      let live = sessions[session.id]
+      let live = sessions.live[session.id]
       if let live, live.epoch >= session.epoch { return (live, nil) }
-      sessions[session.id] = session
+      sessions.live[session.id] = session
       return (session, live)
     }
   }
@@ -326,17 +292,17 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   /// - Returns: Whether it was removed.
   func forgetSession(_ session: Session<State, Action>) -> Bool {
     let removed = sessions.withLock { sessions in
-      guard sessions[session.id] === session else { return false }
-      sessions[session.id] = nil
+      guard sessions.live[session.id] === session else { return false }
+      sessions.live[session.id] = nil
       return true
     }
     if removed { forwardStreaks.forget(session.id) }
     return removed
   }
 
-  /// Creates a session, or throws 503 when the host holds ``SessionLimits/maxSessions``.
-  /// In a cluster it is stored at version 0 at once, owned by this process, so any process
-  /// can find it.
+  /// Creates a session, or throws 503 when the host holds ``SessionLimits/maxSessions`` in
+  /// memory and none of them can go to rest. In a cluster it is stored at version 0 at once,
+  /// owned by this process, so any process can find it.
   func createSession() async throws -> Session<State, Action> {
     let id = SessionID.random()
     let session = try Session(
@@ -344,15 +310,13 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
       durability: configuration.durability, stateVersion: SavedState.version(of: State.self),
       epoch: cluster == nil ? 0 : 1, keepsUnsavedChanges: cluster == nil, persistence: persistence,
       initialState: makeInitialState, dependencies: dependencies(of: id), makeStore: makeStore)
-    let added = sessions.withLock { sessions in
-      guard sessions.count < configuration.limits.maxSessions else { return false }
-      sessions[session.id] = session
-      return true
-    }
-    guard added else {
+    do {
+      try await makeRoom()
+    } catch {
       session.end()
-      throw HTTPError.atCapacity()
+      throw error
     }
+    _ = adoptSession(session)
     if let cluster {
       try await register(session, in: cluster)
     } else {
@@ -370,7 +334,7 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     return session
   }
 
-  /// Ends `session`: cancels its effects, ends its streams, forgets it.
+  /// Ends `session`: cancels its effects, ends its streams, forgets it and deletes it.
   func end(_ session: Session<State, Action>) async {
     guard forgetSession(session) else { return }
     session.end()

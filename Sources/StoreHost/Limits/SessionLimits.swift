@@ -1,10 +1,15 @@
 /// The bounds that keep one session, or many, from exhausting the server. Every field has a
 /// default meant for a small public deployment; the `storehost` command exposes each.
 public struct SessionLimits: Hashable, Sendable {
-  /// Live sessions at once; creating one more answers 503. Default 10,000.
+  /// Sessions in memory at once. Sessions at rest in storage do not count: at the limit,
+  /// the least recently used idle one goes to rest to make room, and when none is idle,
+  /// creating or bringing back one more answers 503. Default 10,000.
   public var maxSessions: Int = 10_000
-  /// A session without actions or event streams for this long is evicted (and deleted from
-  /// persistence). Default 30 minutes.
+  /// A session without requests, event streams or running effects for this long goes to
+  /// rest: saved, and out of memory until its next request. Default 60 seconds.
+  public var restAfter: Duration = .seconds(60)
+  /// A session without actions or event streams for this long ends: it is deleted, from
+  /// memory or from storage. Default 30 minutes.
   public var idleTimeout: Duration = .seconds(30 * 60)
   /// Actions per second a session's bucket refills; beyond it actions answer 429. Default 20.
   public var actionsPerSecond: Double = 20
@@ -15,7 +20,8 @@ public struct SessionLimits: Hashable, Sendable {
   /// Most actions in one batch (a JSON array body); more answers 413. Default 32,
   /// and never more than ``actionBurst``, so a full batch can pass the rate limit.
   public var maxActionsPerBatch: Int = 32
-  /// Open event streams per session; one more answers 429. Default 8.
+  /// Event streams watching one session (a stream of several sessions counts once for
+  /// each); one more answers 429, or is dropped from a stream of several. Default 8.
   public var maxEventStreamsPerSession: Int = 8
   /// Effects running at once per session; actions that would start more answer 429. Default 64.
   public var maxRunningEffectsPerSession: Int = 64
@@ -41,6 +47,7 @@ public struct SessionLimits: Hashable, Sendable {
     let positive: [(String, Bool)] = [
       ("maxSessions", maxSessions > 0),
       ("idleTimeout", idleTimeout > .zero),
+      ("restAfter", restAfter > .zero),
       ("actionsPerSecond", actionsPerSecond > 0 && actionsPerSecond.isFinite),
       ("actionBurst", actionBurst > 0),
       ("maxActionBodyBytes", maxActionBodyBytes > 0),

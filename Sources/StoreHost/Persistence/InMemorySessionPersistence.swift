@@ -13,6 +13,17 @@ public actor InMemorySessionPersistence: SessionPersistence {
     return snapshots.values.sorted { $0.id.rawValue < $1.id.rawValue }
   }
 
+  public func load(_ id: SessionID) throws -> SessionSnapshot? {
+    try checkOpen()
+    return snapshots[id]
+  }
+
+  public func sessions(lastActiveIn range: Range<Date>, limit: Int) throws -> [SessionID] {
+    try checkOpen()
+    return snapshots.values.filter { range.contains($0.lastActiveAt) }.sorted { $0.lastActiveAt > $1.lastActiveAt }
+      .prefix(limit).map(\.id)
+  }
+
   public func save(_ save: SessionSave) throws {
     try checkOpen()
     let stored = snapshots[save.id]

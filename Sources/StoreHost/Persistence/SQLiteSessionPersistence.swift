@@ -22,10 +22,12 @@ public final class SQLiteSessionPersistence: SessionPersistence {
   /// The promise ``save(_:)`` and ``delete(_:)`` keep.
   public let durability: Durability
   private let queue: WriteQueue
+  private let reader: SessionReader
 
-  private init(durability: Durability, queue: WriteQueue) {
+  private init(durability: Durability, queue: WriteQueue, reader: SessionReader) {
     self.durability = durability
     self.queue = queue
+    self.reader = reader
   }
 
   /// Without a ``close()``, the writer still flushes what is queued, then closes the file.
@@ -61,11 +63,27 @@ public final class SQLiteSessionPersistence: SessionPersistence {
       writer.name = "StoreHost session writer"
       writer.start()
     }
-    return SQLiteSessionPersistence(durability: durability, queue: queue)
+    let reader: SessionReader
+    do {
+      reader = try SessionReader(path: path, busyTimeout: busyTimeout)
+    } catch {
+      queue.enqueueClose(nil)
+      throw error
+    }
+    return SQLiteSessionPersistence(durability: durability, queue: queue, reader: reader)
   }
 
   public func loadAll() async throws -> [SessionSnapshot] {
     try await withCheckedThrowingContinuation { queue.enqueueLoad($0) }
+  }
+
+  /// Reads the session on a connection beside the writer's: what is committed, at once.
+  public func load(_ id: SessionID) async throws -> SessionSnapshot? {
+    try await reader.load(id)
+  }
+
+  public func sessions(lastActiveIn range: Range<Date>, limit: Int) async throws -> [SessionID] {
+    try await reader.sessions(lastActiveIn: range, limit: limit)
   }
 
   public func save(_ save: SessionSave) async throws {

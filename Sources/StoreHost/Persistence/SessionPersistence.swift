@@ -9,6 +9,14 @@ public protocol SessionPersistence: Sendable {
   /// Every stored session, after all earlier saves and deletes took effect.
   func loadAll() async throws -> [SessionSnapshot]
 
+  /// One stored session with its remembered answers, as last committed; `nil` when none is
+  /// stored under `id`. A host brings a resting session into memory with this.
+  func load(_ id: SessionID) async throws -> SessionSnapshot?
+
+  /// The ids of up to `limit` stored sessions last active in `range`, most recently active
+  /// first.
+  func sessions(lastActiveIn range: Range<Date>, limit: Int) async throws -> [SessionID]
+
   /// Stores the session at `save`'s version, replacing an older version of the same
   /// session; an older version than the one stored is ignored. When this returns depends on
   /// the durability promised by the implementation (see ``Durability``). Implementations

@@ -141,7 +141,7 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
   /// A session whose store starts from `initialState()` at `version`; the state is made,
   /// and the store runs, with `dependencies` applied. A restored session (`restored` set)
   /// is durable at `version` with versions up to `publishLimit` reserved, and starts with
-  /// the answers saved with it; a new one is not saved until ``saveCurrent()``, and may
+  /// the answers saved with it; a new one is not saved until ``saveLatest()``, and may
   /// publish up to the first save's reservation, which no stored row can contradict.
   init(
     id: SessionID,
@@ -237,6 +237,28 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
 
   /// When the session was last used.
   var lastActiveInstant: ContinuousClock.Instant { activity.withLock { $0.lastActiveInstant } }
+
+  /// Whether the session could rest: unused for `duration`, no stream open, no effect
+  /// running, no request being served and none holding its saves.
+  func isIdle(for duration: Duration, now: ContinuousClock.Instant = .now) -> Bool {
+    events.clientCount == 0 && store.runningEffectCount == 0 && now - lastActiveInstant >= duration
+      && admission.withLock { $0.inFlight == 0 } && publishing.withLock { $0.saveHolds == 0 }
+  }
+
+  /// Whether the session ended or finished.
+  var isClosed: Bool { publishing.withLock { $0.isClosed } }
+
+  /// Lets the session publish versions up to `version`, which a durable write reserved.
+  func raisePublishLimit(to version: Int) {
+    let ready = publishing.withLock { publishing -> [CheckedContinuation<Void, any Error>] in
+      guard version > publishing.publishLimit else { return [] }
+      publishing.publishLimit = version
+      if !publishing.isClosed, let released = publishing.takePublishable() { events.publish(released) }
+      defer { publishing.publishWaiters.removeAll { $0.version <= version } }
+      return publishing.publishWaiters.filter { $0.version <= version }.map(\.continuation)
+    }
+    for continuation in ready { continuation.resume() }
+  }
 
   /// Returns once a version at or after `version` has been saved.
   func waitUntilDurable(_ version: Int) async throws {

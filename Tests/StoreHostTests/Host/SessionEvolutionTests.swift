@@ -1,5 +1,7 @@
 import ComposableArchitecture
+import HTTP
 import Foundation
+import Synchronization
 import Testing
 
 @testable import StoreHost
@@ -69,7 +71,7 @@ private func hostV1(_ persistence: some SessionPersistence) -> SessionHost<NoteV
 private func saved(_ state: String, stateVersion: Int = 0, version: Int = 3) -> SessionSnapshot {
   SessionSnapshot(
     id: SessionID.random(), version: version, state: Data(state.utf8), stateVersion: stateVersion,
-    createdAt: Date(timeIntervalSince1970: 1_700_000_000), lastActiveAt: Date(timeIntervalSince1970: 1_700_000_000))
+    createdAt: Date(), lastActiveAt: Date())
 }
 
 @Suite struct SessionEvolutionTests {
@@ -81,19 +83,26 @@ private func saved(_ state: String, stateVersion: Int = 0, version: Int = 3) -> 
     let good = saved(#"{"text": "kept"}"#)
     for snapshot in [notJSON, wrongShape, wrongType, good] { try await persistence.save(snapshot) }
 
-    let host = hostV0(persistence)
-    let report = try await host.restoreSessions()
-    #expect(report.restored == 1)
-    let reasons = Dictionary(uniqueKeysWithValues: report.unreadable.map { ($0.id, $0.reason) })
+    let reported = Mutex<[UnreadableSession]>([])
+    var configuration = SessionHostConfiguration()
+    configuration.onUnreadableSession = { session in reported.withLock { $0.append(session) } }
+    let host = SessionHost(
+      configuration: configuration, persistence: persistence, tokenSigner: signer, initialState: NoteV0.State(),
+      reducer: { NoteV0() })
+    #expect(try await host.liveSession(good.id).store.snapshot.state.text == "kept")
+    for snapshot in [notJSON, wrongShape, wrongType] {
+      await #expect(throws: HTTPError.sessionUnreadable()) { try await host.liveSession(snapshot.id) }
+    }
+    let reasons = Dictionary(uniqueKeysWithValues: reported.withLock { $0 }.map { ($0.id, $0.reason) })
     #expect(Set(reasons.keys) == [notJSON.id, wrongShape.id, wrongType.id])
     #expect(reasons[wrongType.id]?.hasPrefix("text:") == true, "the reason names the field: \(reasons[wrongType.id] ?? "")")
+    #expect(reasons[notJSON.id]?.contains("not valid JSON") == true)
     // Not served, and not deleted: every row is still stored, unchanged.
-    #expect(host.session(wrongType.id) == nil)
     #expect(host.unreadable.withLock { $0.count } == 3)
     let stored = Dictionary(uniqueKeysWithValues: try await persistence.loadAll().map { ($0.id, $0.state) })
     #expect(stored.count == 4)
     #expect(stored[wrongType.id] == wrongType.state)
-    // The check reads as the restore does, without changing anything.
+    // The check reads as bringing back does, without changing anything.
     #expect(SessionHost<NoteV0.State, NoteV0.Action>.check([notJSON, good]).unreadable.map(\.id) == [notJSON.id])
   }
 
@@ -105,30 +114,22 @@ private func saved(_ state: String, stateVersion: Int = 0, version: Int = 3) -> 
     await finishAll(first)
 
     // The next build reads it through its migration.
-    let persistenceV1 = InMemorySessionPersistence()
-    for snapshot in try await persistence.loadAll() { try await persistenceV1.save(snapshot) }
-    let second = hostV1(persistenceV1)
-    #expect(try await second.restoreSessions().restored == 1)
-    let migrated = try #require(second.session(session.id))
+    let second = hostV1(persistence)
+    let migrated = try await second.liveSession(session.id)
     #expect(migrated.store.snapshot.state.body == "hello")
     migrated.store.send(.write("hello again"))
     await finishAll(second)
 
     // Rolled back, the first build cannot read what the second wrote: kept, not served.
-    let reopened = InMemorySessionPersistence()
-    for snapshot in try await persistenceV1.loadAll() { try await reopened.save(snapshot) }
-    let rollback = hostV0(reopened)
-    let report = try await rollback.restoreSessions()
-    #expect(report.restored == 0)
-    #expect(report.unreadable.map(\.stateVersion) == [1])
-    #expect(report.unreadable.first?.reason.contains("newer build") == true)
+    let rollback = hostV0(persistence)
+    await #expect(throws: HTTPError.sessionUnreadable()) { try await rollback.liveSession(session.id) }
+    let setAside = try #require(rollback.unreadable.withLock { $0[session.id] })
+    #expect(setAside.stateVersion == 1)
+    #expect(setAside.reason.contains("newer build"))
 
     // Rolled forward again, it is all there.
-    let again = InMemorySessionPersistence()
-    for snapshot in try await persistenceV1.loadAll() { try await again.save(snapshot) }
-    let forward = hostV1(again)
-    #expect(try await forward.restoreSessions().restored == 1)
-    #expect(forward.session(session.id)?.store.snapshot.state.body == "hello again")
+    let forward = hostV1(persistence)
+    #expect(try await forward.liveSession(session.id).store.snapshot.state.body == "hello again")
   }
 
   @Test func aSessionReadBackAfterACrashGoesOnPastEveryVersionItMayHaveShown() async throws {
@@ -140,23 +141,22 @@ private func saved(_ state: String, stateVersion: Int = 0, version: Int = 3) -> 
     try await persistence.save(crashed)
 
     let host = hostV0(persistence)
-    try await host.restoreSessions()
-    let session = try #require(host.session(crashed.id))
+    let session = try await host.liveSession(crashed.id)
     #expect(session.version == 10_004)
-    // The jump and a new reservation are stored before anything is served.
-    let stored = try #require(try await persistence.loadAll().first)
-    #expect(stored.version == 10_004)
-    #expect(stored.reservedVersion == 10_004 + Session<NoteV0.State, NoteV0.Action>.fastReservationWindow)
-
-    // A clean shutdown saves the final version with nothing reserved past it: the next run
-    // goes on from exactly there.
+    #expect(session.events.latest.version == 10_004)
+    // New versions are reserved in storage before any is shown.
     session.store.send(.write("b"))
-    await finishAll(host)
-    let final = try #require(try await persistence.loadAll().first)
+    try await session.waitUntilPublishable(10_005)
+    let stored = try #require(try await persistence.load(crashed.id))
+    #expect(stored.reservedVersion >= 10_005)
+
+    // A rest saves the final version with nothing reserved past it: the next time it is
+    // brought back, it goes on from exactly there.
+    await host.rest(session)
+    #expect(host.session(crashed.id) == nil)
+    let final = try #require(try await persistence.load(crashed.id))
     #expect(final.version == 10_005 && final.reservedVersion == 10_005)
-    let next = hostV0(persistence)
-    try await next.restoreSessions()
-    #expect(next.session(crashed.id)?.version == 10_005)
+    #expect(try await host.liveSession(crashed.id).version == 10_005)
   }
 
   @Test func strictSessionsPublishOnlyDurableVersions() async throws {
@@ -231,6 +231,8 @@ private final class ManualPersistence: SessionPersistence, @unchecked Sendable {
   }
 
   func loadAll() async throws -> [SessionSnapshot] { [] }
+  func load(_ id: SessionID) async throws -> SessionSnapshot? { nil }
+  func sessions(lastActiveIn range: Range<Date>, limit: Int) async throws -> [SessionID] { [] }
   func save(_ save: SessionSave) async throws {}
   func save(_ save: SessionSave, completion: @escaping @Sendable ((any Error)?) -> Void) {
     lock.withLock { pending.append((save, completion)) }

@@ -28,7 +28,7 @@ extension Reducer {
   ) -> _ForEachReducer<Self, ElementID, Element>
   where ElementState == Element.State, ElementAction == Element.Action {
     _ForEachReducer(
-      parent: Reduce(self), element: Reduce(element()), toElements: toElements,
+      parent: Reduce(self), element: Reduce(child: element()), toElements: toElements,
       toElementAction: toElementAction, fileID: fileID, line: line)
   }
 }

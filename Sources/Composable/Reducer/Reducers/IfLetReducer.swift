@@ -25,7 +25,7 @@ extension Reducer {
     line: UInt = #line
   ) -> _IfLetReducer<Self, Child> where ChildState == Child.State, ChildAction == Child.Action {
     _IfLetReducer(
-      parent: Reduce(self), child: Reduce(child()), toChildState: toChildState,
+      parent: Reduce(self), child: Reduce(child: child()), toChildState: toChildState,
       toChildAction: toChildAction, fileID: fileID, line: line)
   }
 }

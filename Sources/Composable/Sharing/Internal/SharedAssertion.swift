@@ -4,15 +4,22 @@ import Synchronization
 /// expected to hold. Test stores compare states through them, since the states themselves
 /// only hold references.
 package struct SharedValues: @unchecked Sendable {
-  private var values: [ObjectIdentifier: (box: AnySharedBox, value: any Sendable)] = [:]
+  private var values: [ObjectIdentifier: (box: AnySharedBox, value: any Sendable, generation: UInt64)] = [:]
 
   package init() {}
 
   /// The current values of the shared values held by `state`.
   package init<State>(capturing state: State) {
     for box in SharedScan.boxes(in: state) {
-      values[ObjectIdentifier(box)] = (box, box.anyValue)
+      let generation = box.generation.load(ordering: .sequentiallyConsistent)
+      values[ObjectIdentifier(box)] = (box, box.anyValue, generation)
     }
+  }
+
+  /// Whether a shared value known to `earlier` has been written since, even with an equal
+  /// value: `withLock { $0 = 0 }` on a zero is a change a test asserts.
+  package func hasWrites(since earlier: SharedValues) -> Bool {
+    values.contains { id, entry in earlier.values[id].map { $0.generation != entry.generation } ?? false }
   }
 
   /// These values, with `other`'s where both have one.

@@ -35,6 +35,8 @@ final class SessionTable {
     try connection.execute("PRAGMA journal_mode=WAL")
     try connection.execute(durability == .strict ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
     try Self.migrate(connection)
+    // For bringing recently active sessions back, and finding expired ones.
+    try connection.execute("CREATE INDEX IF NOT EXISTS sessions_last_active ON sessions (last_active_at_ms)")
     // A stale write never replaces a newer version, nor a state a newer build wrote;
     // created_at keeps its first value.
     upsert = try connection.prepare(
@@ -56,13 +58,9 @@ final class SessionTable {
     remove = try connection.prepare("DELETE FROM sessions WHERE id = ?1")
     removeAnswers = try connection.prepare("DELETE FROM answers WHERE session_id = ?1")
     expireAnswers = try connection.prepare("DELETE FROM answers WHERE answered_at_ms < ?1")
-    selectAll = try connection.prepare(
-      """
-      SELECT id, version, state, created_at_ms, last_active_at_ms, state_version, reserved_version
-      FROM sessions ORDER BY id
-      """)
+    selectAll = try connection.prepare("SELECT \(Self.sessionColumns) FROM sessions ORDER BY id")
     selectAnswers = try connection.prepare(
-      "SELECT session_id, key, body_digest, status, body, version, answered_at_ms FROM answers ORDER BY answered_at_ms")
+      "SELECT session_id, \(Self.answerColumns) FROM answers ORDER BY answered_at_ms")
     begin = try connection.prepare("BEGIN IMMEDIATE")
     commit = try connection.prepare("COMMIT")
   }
@@ -118,25 +116,41 @@ final class SessionTable {
     try selectAnswers.bind()
     while try selectAnswers.step() {
       guard let id = SessionID(selectAnswers.text(at: 0)) else { continue }
-      answers[id, default: []].append(
-        RememberedAnswer(
-          key: selectAnswers.text(at: 1), bodyDigest: selectAnswers.text(at: 2),
-          status: Int(selectAnswers.integer(at: 3)), body: selectAnswers.text(at: 4),
-          version: Int(selectAnswers.integer(at: 5)), answeredAt: Self.date(selectAnswers.integer(at: 6))))
+      answers[id, default: []].append(Self.answer(selectAnswers, from: 1))
     }
     try selectAll.bind()
     var snapshots: [SessionSnapshot] = []
     while try selectAll.step() {
-      let rawID = selectAll.text(at: 0)
-      guard let id = SessionID(rawID) else { throw SessionPersistenceError.invalidRecord("id \"\(rawID)\"") }
-      snapshots.append(
-        SessionSnapshot(
-          id: id, version: Int(selectAll.integer(at: 1)), state: selectAll.blob(at: 2),
-          stateVersion: Int(selectAll.integer(at: 5)), reservedVersion: Int(selectAll.integer(at: 6)),
-          createdAt: Self.date(selectAll.integer(at: 3)), lastActiveAt: Self.date(selectAll.integer(at: 4)),
-          answers: answers[id] ?? []))
+      var snapshot = try Self.snapshot(selectAll)
+      snapshot.answers = answers[snapshot.id] ?? []
+      snapshots.append(snapshot)
     }
     return snapshots
+  }
+
+  /// The columns ``snapshot(_:)`` reads, in order.
+  static let sessionColumns =
+    "id, version, state, created_at_ms, last_active_at_ms, state_version, reserved_version"
+
+  /// The session in the current row of `statement`, which selected ``sessionColumns``.
+  static func snapshot(_ statement: SQLiteStatement) throws -> SessionSnapshot {
+    let rawID = statement.text(at: 0)
+    guard let id = SessionID(rawID) else { throw SessionPersistenceError.invalidRecord("id \"\(rawID)\"") }
+    return SessionSnapshot(
+      id: id, version: Int(statement.integer(at: 1)), state: statement.blob(at: 2),
+      stateVersion: Int(statement.integer(at: 5)), reservedVersion: Int(statement.integer(at: 6)),
+      createdAt: date(statement.integer(at: 3)), lastActiveAt: date(statement.integer(at: 4)))
+  }
+
+  /// The columns ``answer(_:from:)`` reads, in order.
+  static let answerColumns = "key, body_digest, status, body, version, answered_at_ms"
+
+  /// The answer in the current row of `statement`, whose ``answerColumns`` start at `column`.
+  static func answer(_ statement: SQLiteStatement, from column: Int32) -> RememberedAnswer {
+    RememberedAnswer(
+      key: statement.text(at: column), bodyDigest: statement.text(at: column + 1),
+      status: Int(statement.integer(at: column + 2)), body: statement.text(at: column + 3),
+      version: Int(statement.integer(at: column + 4)), answeredAt: date(statement.integer(at: column + 5)))
   }
 
   /// Every session stored in the file at `path`, read without writing to the file or
@@ -241,17 +255,17 @@ final class SessionTable {
     }
   }
 
-  private static func userVersion(_ connection: SQLiteConnection) throws -> Int {
+  static func userVersion(_ connection: SQLiteConnection) throws -> Int {
     let statement = try connection.prepare("PRAGMA user_version")
     try statement.bind()
     return try statement.step() ? Int(statement.integer(at: 0)) : 0
   }
 
-  private static func milliseconds(_ date: Date) -> Int64 {
+  static func milliseconds(_ date: Date) -> Int64 {
     Int64((date.timeIntervalSince1970 * 1000).rounded())
   }
 
-  private static func date(_ milliseconds: Int64) -> Date {
+  static func date(_ milliseconds: Int64) -> Date {
     Date(timeIntervalSince1970: Double(milliseconds) / 1000)
   }
 }

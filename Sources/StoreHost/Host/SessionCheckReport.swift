@@ -1,10 +1,11 @@
 import Composable
 import StoreHostJSON
 
-/// What ``SessionHost/restoreSessions()`` (or ``SessionHost/check(_:)``) found in storage.
-public struct SessionRestoreReport: Sendable {
-  /// Sessions read and served (or, for a check, readable).
-  public var restored: Int
+/// What ``SessionHost/check(_:)`` found: how many saved sessions this build reads, and
+/// which it cannot.
+public struct SessionCheckReport: Sendable {
+  /// Sessions this build reads.
+  public var readable: Int
   /// Sessions this build cannot read, kept in storage unchanged.
   public var unreadable: [UnreadableSession]
 }

@@ -1,7 +1,7 @@
 // JSON Patch (RFC 6902) and JSON Pointer (RFC 6901), as the StoreHost client applies the
 // `event: patch` changes of a session's state. Dependency-free; usable on its own:
 //
-//   import { applyPatch } from "/json-patch.js";
+//   import { applyPatch } from "/storehost/v1/json-patch.js";
 //   const next = applyPatch(state, [{ op: "replace", path: "/counter/count", value: 2 }]);
 
 /** A JSON Patch that cannot be applied; `index` is the failing operation's position. */

@@ -1,6 +1,7 @@
-// Types of storehost.js, for TypeScript and checked JavaScript pages. `StoreHostClient` is
-// generic over a feature's state and actions: declare them with `storehost schema
-// --typescript` (or your server's equivalent) and write
+// Types of storehost.js (served at /storehost/v1/storehost.d.ts), for TypeScript and
+// checked JavaScript pages. `StoreHostClient` is generic over a feature's state and
+// actions: declare them with `storehost schema --typescript` (or your server's equivalent)
+// and write
 //   new StoreHostClient<State, Action>()   (TypeScript)
 //   /** @type {StoreHostClient<State, Action>} */   (JSDoc)
 // so that `send` takes only the actions the server accepts and `subscribe` gets typed state.
@@ -69,6 +70,7 @@ export declare class StoreHostClient<State = any, Action = any> {
   onPresence(listener: (presence: Presence | null) => void): () => void;
   onEvent(listener: (event: ClientEvent) => void): () => void;
   waitForVersion(version: number): Promise<State>;
+  /** Leaves the session for a new one; the old one ends unless another tab of this browser shows it. */
   startNewSession(): Promise<void>;
   close(): void;
 }

@@ -1,8 +1,8 @@
 // StoreHost browser client: one session per tab, its state kept live over Server-Sent Events.
 //
-// A dependency-free ES module; import it straight from the server:
+// A dependency-free ES module that every StoreHost server serves; import it from there:
 //
-//   import { StoreHostClient } from "/storehost.js";
+//   import { StoreHostClient } from "/storehost/v1/storehost.js";
 //
 //   const client = new StoreHostClient();
 //   client.onStatus((status) => console.log("stream is", status));
@@ -10,9 +10,13 @@
 //   await client.connect();
 //   const version = await client.send({ counter: "incrementButtonTapped" });
 //
-// The wire protocol it speaks is described in DESIGN.md ("Wire protocol, version 1").
+// All tabs of a browser share one event stream (stream-hub.js), held by a SharedWorker
+// (stream-worker.js), or by one tab elected leader where there are no shared workers, so
+// any number of tabs fits in the browser's six connections per server. The wire protocol
+// it speaks is the one in StoreHost's README ("Wire protocol, version 1").
 
 import { applyPatch } from "./json-patch.js";
+import { backoff, call, hubProtocol, parseJSON, serve, StreamHub } from "./stream-hub.js";
 
 export { applyPatch, jsonEqual, parsePointer, PatchError } from "./json-patch.js";
 
@@ -21,11 +25,11 @@ export { applyPatch, jsonEqual, parsePointer, PatchError } from "./json-patch.js
  *
  * - `connecting`: creating or resuming the session and opening the first stream.
  * - `open`: the event stream is open; state changes arrive as they happen.
- * - `reconnecting`: the stream closed on an error; the client waits (exponential backoff
- *   with jitter) and reopens it. Sends made meanwhile wait in the queue.
- * - `ended`: the session is gone: it ended or was evicted (404), or this browser holds no
- *   token for it (401). The client never replaces it by itself: its queued sends are
- *   rejected, and {@link StoreHostClient#startNewSession} begins a new one.
+ * - `reconnecting`: the stream closed on an error; it is reopened after a wait (exponential
+ *   backoff with jitter). Sends made meanwhile wait in the queue.
+ * - `ended`: the session is gone: it ended (in another tab, say) or was evicted (404), or
+ *   this browser holds no token for it (401). The client never replaces it by itself: its
+ *   queued sends are rejected, and {@link StoreHostClient#startNewSession} begins a new one.
  * - `closed`: {@link StoreHostClient#close} was called, or {@link StoreHostClient#connect}
  *   not yet.
  * @readonly
@@ -71,7 +75,7 @@ export class StoreHostError extends Error {
  *   state on every change.
  * @property {boolean} [log=false] Ask for `event: action` too, one per reduced action
  *   (see {@link StoreHostClient#onEvent}); meant for debugging views.
- * @property {boolean} [presence=false] Ask for `event: presence`: how many streams watch
+ * @property {boolean} [presence=false] Ask for `event: presence`: how many tabs watch
  *   this session and the whole server (see {@link StoreHostClient#onPresence}).
  * @property {string|null} [storageKey="storehost.session"] The sessionStorage key that keeps
  *   the tab's session id across its reloads (other tabs start sessions of their own);
@@ -88,13 +92,15 @@ export class StoreHostError extends Error {
  * @callback StateListener
  * @param {any} state The session's latest state, as JSON. Treat it as read-only: parts that
  *   did not change are shared between versions.
- * @param {number} version The state's version; it grows by one with every change.
+ * @param {number} version The state's version: it grows with every change (by one in a
+ *   running server; it may jump after the server recovered from a crash).
  */
 
 /**
- * @typedef {object} Presence Who watches, as the server last said.
- * @property {number} session Event streams open on this session (tabs showing it).
- * @property {number} everyone Session event streams open on the whole server.
+ * @typedef {object} Presence Who watches, as the server last said: the tabs of this browser
+ *   one by one, another browser's once per session (its tabs share one stream).
+ * @property {number} session Watchers of this session (tabs showing it).
+ * @property {number} everyone Watchers of any session on the whole server.
  */
 
 /**
@@ -111,9 +117,10 @@ export class StoreHostError extends Error {
  *
  * `connect()` joins the session named by `?session=` or kept in this tab's sessionStorage,
  * or creates a new one (the server keeps its token in an HttpOnly cookie scoped to that
- * session). It then opens one event stream and keeps it open: when the stream fails, it
- * retries with exponential backoff and jitter, resuming from the last version it saw. When
- * the session is gone, the status becomes `ended` until `startNewSession()`.
+ * session). It then watches the session on the event stream the browser's tabs share, which
+ * is kept open: when it fails, it is reopened with exponential backoff and jitter, resuming
+ * from the last versions seen. When the session is gone, the status becomes `ended` until
+ * `startNewSession()`.
  *
  * Sends are queued and delivered exactly once, in order: each carries an `Idempotency-Key`,
  * and one the server could not answer is sent again with the same key. Use one client per tab.
@@ -131,9 +138,10 @@ export class StoreHostClient {
   // Grows whenever the client stops following a session (closed, ended, replaced): a
   // recovery started for an older generation gives up.
   #generation = 0;
-  #stream = null;
+  #link = null; // the tab's way to the shared stream (see hubLink)
+  #watchID = null; // this client's id at the hub while it watches, new for every watch
+  #resyncing = false;
   #attempt = 0;
-  #stableTimer = null;
   #wakeUp = null;
   #recovery = null; // {generation, done}
   #ready = null;
@@ -316,26 +324,29 @@ export class StoreHostClient {
   }
 
   /**
-   * Ends the current session on the server (its effects stop; unless it has ended already)
-   * and starts a new one. Sends still queued for the old session are rejected (code
-   * `session_replaced`).
+   * Leaves the current session and starts a new one in this tab. The old session is ended
+   * on the server (its effects stop) unless another tab of this browser still shows it, or
+   * it has ended already; tabs showing it keep it. Sends still queued for the old session
+   * are rejected (code `session_replaced`).
    * @returns {Promise<void>}
    */
   async startNewSession() {
     const old = this.#status === Status.ended ? null : this.#sessionId;
-    // Stop following it first: the server ends the stream on delete, and that is no error to recover from.
+    // Stop following it first: the server ends its events on delete, and that is no error.
+    const leaving = this.#watchID ? this.#link.leave(this.#watchID) : Promise.resolve(0);
+    this.#watchID = null;
     this.#abandon();
     this.#rejectQueue(new StoreHostError("A new session was started before this action was sent.", { code: "session_replaced" }));
     this.#sessionId = null;
     this.#endedBy = null;
     this.#setStatus(Status.connecting);
-    if (old) {
+    if (old && (await leaving) === 0) {
       try {
         await this.#request("DELETE", `/api/sessions/${encodeURIComponent(old)}`);
       } catch (error) {
         if (!isGone(error)) {
           this.#sessionId = old; // keep following the old session
-          this.#streamFailed();
+          this.#watch();
           throw error;
         }
       }
@@ -343,7 +354,7 @@ export class StoreHostClient {
     await this.#recover(null, { waitFirst: false });
   }
 
-  /** Closes the event stream, stops reconnecting and rejects queued sends; status becomes `closed`. */
+  /** Stops watching the session and rejects queued sends; status becomes `closed`. */
   close() {
     this.#abandon();
     if (typeof window !== "undefined") {
@@ -357,7 +368,7 @@ export class StoreHostClient {
 
   // MARK: Session
 
-  /** Finds (or, without an id, creates) a session, adopts it and opens its stream, retrying with backoff. */
+  /** Finds (or, without an id, creates) a session, adopts it and watches it, retrying with backoff. */
   #recover(sessionId, { waitFirst }) {
     const generation = this.#generation;
     if (this.#recovery?.generation === generation) return this.#recovery.done;
@@ -379,7 +390,7 @@ export class StoreHostClient {
         }
         if (!current()) return;
         this.#adopt(session);
-        this.#openStream();
+        this.#watch();
         return;
       }
     })().finally(() => {
@@ -397,11 +408,10 @@ export class StoreHostClient {
       this.#version = null;
       this.#emitEvent({ type: "session", id: session.id, created: Boolean(session.created) });
     }
-    // Normally the same or newer; older only if the server lost versions (see #receiveState).
-    if (session.version !== this.#version) {
-      this.#emitEvent({ type: "state", version: session.version, state: session.state });
-      this.#setState(session.state, session.version);
-    }
+    // Always the server's state: normally the same version or newer; older, or another
+    // state at the same version, only if the server lost versions (see #receiveState).
+    this.#emitEvent({ type: "state", version: session.version, state: session.state });
+    this.#setState(session.state, session.version);
   }
 
   /** The session is gone: stop following it and refuse its sends. It is never replaced unasked. */
@@ -412,10 +422,10 @@ export class StoreHostClient {
     this.#rejectQueue(error);
   }
 
-  /** Stops the stream and any recovery under way. */
+  /** Stops watching and any recovery under way. */
   #abandon() {
     this.#generation += 1;
-    this.#dropStream();
+    this.#unwatch();
     this.#wakeUp?.();
   }
 
@@ -457,58 +467,67 @@ export class StoreHostClient {
 
   // MARK: Event stream
 
-  #openStream({ snapshot = false } = {}) {
-    this.#dropStream();
-    const query = new URLSearchParams();
-    if (this.#options.patches) query.set("patch", "1");
-    if (this.#options.log) query.set("log", "1");
-    if (this.#options.presence) query.set("presence", "1");
-    if (!snapshot && this.#version !== null) query.set("lastEventId", String(this.#version));
-    const path = `/api/sessions/${encodeURIComponent(this.#sessionId)}/events?${query}`;
-    const stream = new EventSource(this.#url(path), { withCredentials: this.#options.baseURL !== "" });
-    this.#stream = stream;
-    const current = (handler) => (event) => {
-      if (this.#stream === stream) handler(event);
-    };
-    stream.onopen = current(() => {
-      this.#setStatus(Status.open);
-      clearTimeout(this.#stableTimer);
-      this.#stableTimer = setTimeout(() => (this.#attempt = 0), this.#options.stableAfter);
+  /** Watches the session on the browser's shared stream, from the version the client has. */
+  #watch() {
+    if (this.#watchID) return;
+    this.#link ??= hubLink(this.#options);
+    this.#watchID = this.#link.newClientID();
+    const id = this.#watchID;
+    this.#link.watch(id, () => this.#watchRequest(), (message) => {
+      if (this.#watchID === id) this.#receive(message);
     });
-    // EventSource retries by itself only after some errors and gives up after any non-200
-    // answer; closing it on every error keeps one retry policy (ours) for all of them.
-    stream.onerror = current(() => this.#streamFailed());
-    stream.addEventListener("state", current((event) => this.#receiveState(event)));
-    stream.addEventListener("patch", current((event) => this.#receivePatch(event)));
-    stream.addEventListener("action", current((event) => this.#receiveAction(event)));
-    stream.addEventListener("presence", current((event) => this.#receivePresence(event)));
   }
 
-  #dropStream() {
-    clearTimeout(this.#stableTimer);
-    if (this.#stream) {
-      this.#stream.close();
-      this.#stream = null;
-    }
+  /** What the hub needs to watch the session for this client, as it is now. */
+  #watchRequest() {
+    const { patches, log, presence } = this.#options;
+    return { session: this.#sessionId, version: this.#version, patches, log, presence };
+  }
+
+  #unwatch() {
+    if (this.#watchID) this.#link.unwatch(this.#watchID);
+    this.#watchID = null;
     this.#setPresence(null);
   }
 
-  /** The stream closed on an error: wait, then reopen it (or find out the session is gone). */
-  #streamFailed() {
-    this.#dropStream();
-    if (this.#status === Status.closed || this.#status === Status.ended) return;
-    this.#setStatus(this.#hasOpened ? Status.reconnecting : Status.connecting);
-    this.#recover(this.#sessionId, { waitFirst: true });
+  /** A message of the hub about this client's session. */
+  #receive(message) {
+    switch (message.type) {
+      case "status":
+        if (message.status === Status.open) {
+          this.#attempt = 0;
+          this.#setStatus(Status.open);
+          // Other tabs watched the session meanwhile: the events before now went to them.
+          if (typeof message.version === "number" && message.version > this.#version) this.#resync();
+        } else if (this.#status !== Status.closed && this.#status !== Status.ended) {
+          this.#setPresence(null);
+          this.#setStatus(this.#hasOpened ? Status.reconnecting : Status.connecting);
+        }
+        break;
+      case "event": {
+        const event = { data: message.data };
+        if (message.event === "state") this.#receiveState(event);
+        else if (message.event === "patch") this.#receivePatch(event);
+        else if (message.event === "action") this.#receiveAction(event);
+        else if (message.event === "presence") this.#receivePresence(event);
+        break;
+      }
+      case "dropped": {
+        this.#watchID = null; // the hub forgot it
+        const error = new StoreHostError(message.message, { status: message.status, code: message.code });
+        if (isGone(error)) this.#end(error);
+        else this.#watch();
+        break;
+      }
+    }
   }
 
   #receiveState(event) {
     const data = parseJSON(event.data);
     if (!data || typeof data.version !== "number") return this.#resync();
-    this.#attempt = 0;
     this.#emitEvent({ type: "state", version: data.version, state: data.state });
-    if (data.version === this.#version) return; // the state shown already
-    // Versions only grow, so the server sends an older full state only when it lost the
-    // versions after it (a crash before they were saved): the server's state wins.
+    // A full state is always the server's state, even at a version the client has: after a
+    // crash the server may have lost versions a client saw, and then sends what it has.
     if (data.version < this.#version) console.warn(`StoreHost: the server went back from version ${this.#version} to ${data.version}.`);
     this.#setState(data.state, data.version);
   }
@@ -516,7 +535,6 @@ export class StoreHostClient {
   #receivePatch(event) {
     const data = parseJSON(event.data);
     if (!data || typeof data.version !== "number" || !Array.isArray(data.ops)) return this.#resync();
-    this.#attempt = 0;
     this.#emitEvent({ type: "patch", version: data.version, from: data.from, ops: data.ops });
     if (data.version <= this.#version) return;
     if (data.from !== this.#version) return this.#resync();
@@ -542,9 +560,26 @@ export class StoreHostClient {
     }
   }
 
-  /** Reopens the stream without a version, so the server sends the full latest state. */
-  #resync() {
-    this.#openStream({ snapshot: true });
+  /** Reads the session's latest state (`GET`), when the events no longer lead from the state the client has. */
+  async #resync() {
+    if (this.#resyncing) return;
+    this.#resyncing = true;
+    const generation = this.#generation;
+    try {
+      while (generation === this.#generation) {
+        try {
+          const session = await this.#request("GET", `/api/sessions/${encodeURIComponent(this.#sessionId)}`);
+          if (generation === this.#generation) this.#adopt(session);
+          return;
+        } catch (error) {
+          if (generation !== this.#generation) return;
+          if (isGone(error)) return this.#end(error);
+          await this.#sleep(this.#delay(this.#attempt++));
+        }
+      }
+    } finally {
+      this.#resyncing = false;
+    }
   }
 
   // MARK: Sends
@@ -589,6 +624,9 @@ export class StoreHostClient {
 
   /** Milliseconds to wait before sending a failed request again with its key, or `null` to give it up. */
   #retryDelay(error) {
+    // While the stream is open the server is reachable: a request that did not get through
+    // (or whose answer was lost) is tried again soon, not after the backoff of an outage.
+    if (error.status === 0 && this.#status === Status.open) return this.#delay(0);
     if (error.status === 0 || error.status === 502 || error.status === 503 || error.status === 504) {
       return this.#delay(this.#sendAttempt++);
     }
@@ -631,9 +669,7 @@ export class StoreHostClient {
 
   /** The reconnection delay after `attempt` failures: exponential, capped, with "equal jitter" (half random). */
   #delay(attempt) {
-    const { initialDelay, maxDelay } = this.#options;
-    const ceiling = Math.min(maxDelay, initialDelay * 2 ** Math.min(attempt, 30));
-    return ceiling / 2 + Math.random() * (ceiling / 2);
+    return backoff(attempt, this.#options);
   }
 
   /** Sleeps `ms`, or less if the browser comes back online or the client stops. */
@@ -653,17 +689,18 @@ export class StoreHostClient {
   #onOnline = () => {
     this.#attempt = 0;
     this.#wakeUp?.();
+    this.#link?.online();
   };
 
-  // A page kept in the back/forward cache must not hold its stream open (it would count as
-  // a tab watching, and take one of the session's streams): closed when the page is put
-  // away, reopened from the last version when it is shown again.
+  // A page kept in the back/forward cache must not watch (it would count as a tab watching,
+  // and keep its session on the stream): it stops when the page is put away, and watches
+  // again from the last version when the page is shown again.
   #onPageHide = (event) => {
-    if (event.persisted) this.#dropStream();
+    if (event.persisted) this.#unwatch();
   };
 
   #onPageShow = (event) => {
-    if (event.persisted && this.#status === Status.open && !this.#stream) this.#openStream();
+    if (event.persisted && this.#sessionId && this.#status !== Status.closed && this.#status !== Status.ended) this.#watch();
   };
 
   // MARK: Requests
@@ -682,6 +719,8 @@ export class StoreHostClient {
     } catch (cause) {
       throw new StoreHostError("The server cannot be reached.", { cause });
     }
+    // The server answers again: the shared stream need not wait out its backoff.
+    if (this.#status === Status.reconnecting) this.#link?.online();
     const text = await response.text().catch(() => "");
     const json = text ? parseJSON(text) : null;
     if (!response.ok) {
@@ -732,6 +771,271 @@ export class StoreHostClient {
   }
 }
 
+// MARK: The shared stream
+
+/** This tab's links to hubs, one per server (`baseURL`). */
+const links = new Map();
+
+/** The link of this tab to the hub of the server `options.baseURL`, made by the first client. */
+function hubLink(options) {
+  let link = links.get(options.baseURL);
+  if (!link) {
+    link = new HubLink(options);
+    links.set(options.baseURL, link);
+  }
+  return link;
+}
+
+/**
+ * How a tab's clients reach the browser's hub (stream-hub.js): a SharedWorker where there is
+ * one; else a hub in one tab elected leader (Web Locks), which the others reach over a
+ * BroadcastChannel; else a hub of the tab's own. Each watch is kept, so that it can be made
+ * again when the hub changes (a worker that failed to start, a new leader).
+ */
+class HubLink {
+  /** A random id, unique among the browser's tabs; the ids of its clients start with it. */
+  tab = newKey();
+  #options;
+  #name;
+  #counter = 0;
+  #refs = 0;
+  #transport;
+  /** client id -> {request: () => watch, listener} */
+  #watches = new Map();
+  /** ref -> resolve, for `leave` */
+  #leaving = new Map();
+
+  constructor(options) {
+    const { baseURL, initialDelay, maxDelay, stableAfter } = options;
+    this.#options = { baseURL, initialDelay, maxDelay, stableAfter };
+    const server = baseURL || (typeof location === "undefined" ? "" : location.origin);
+    // Tabs share a hub when they speak the same hub protocol to the same server.
+    this.#name = `storehost-hub-v${hubProtocol} ${server}`;
+    this.#transport = this.#connect();
+  }
+
+  newClientID() {
+    return `${this.tab}/${++this.#counter}`;
+  }
+
+  /** Watches `request()` for `client`; the hub's messages go to `listener`. */
+  watch(client, request, listener) {
+    this.#watches.set(client, { request, listener });
+    this.#transport.send({ type: "watch", client, ...request() });
+  }
+
+  unwatch(client) {
+    this.#watches.delete(client);
+    this.#transport.send({ type: "unwatch", client });
+  }
+
+  /**
+   * Stops `client`'s watch.
+   * @returns {Promise<number|null>} How many clients of this browser still watch its session,
+   *   or `null` if the hub did not say within two seconds.
+   */
+  leave(client) {
+    this.#watches.delete(client);
+    const ref = ++this.#refs;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.#leaving.delete(ref) && resolve(null), 2000);
+      this.#leaving.set(ref, (others) => {
+        clearTimeout(timer);
+        resolve(others);
+      });
+      this.#transport.send({ type: "unwatch", client, ref });
+    });
+  }
+
+  online() {
+    this.#transport.send({ type: "online" });
+  }
+
+  /** A message of the hub for one of this tab's clients. */
+  deliver(message) {
+    if (message?.type === "left") {
+      this.#leaving.get(message.ref)?.(message.others);
+      this.#leaving.delete(message.ref);
+    } else {
+      this.#watches.get(message?.to)?.listener(message);
+    }
+  }
+
+  /** Makes every watch of this tab again, at the hub there is now. */
+  rewatch() {
+    for (const [client, { request }] of this.#watches) this.#transport.send({ type: "watch", client, ...request() });
+  }
+
+  #connect() {
+    if (typeof SharedWorker === "function") {
+      try {
+        return new WorkerTransport(this, this.#name, this.#options, () => {
+          this.#transport = this.#fallback();
+          this.rewatch();
+        });
+      } catch {
+        // A worker of this script cannot start here (module workers unsupported, say).
+      }
+    }
+    return this.#fallback();
+  }
+
+  #fallback() {
+    if (typeof BroadcastChannel === "function" && globalThis.navigator?.locks) {
+      return new LeaderTransport(this, this.#name, this.#options);
+    }
+    return new LocalTransport(this, new StreamHub(this.#options));
+  }
+}
+
+/** A hub in this tab, for this tab's clients. */
+class LocalTransport {
+  #link;
+  #hub;
+
+  constructor(link, hub) {
+    this.#link = link;
+    this.#hub = hub;
+  }
+
+  send(message) {
+    serve(this.#hub, message, (client) => (reply) => queueMicrotask(() => this.#link.deliver({ ...reply, to: client })));
+  }
+}
+
+/** The hub in the browser's SharedWorker. */
+class WorkerTransport {
+  #port;
+
+  constructor(link, name, options, failed) {
+    const worker = new SharedWorker(new URL("./stream-worker.js", import.meta.url), { type: "module", name });
+    // Fired when the worker's script cannot load or run: the tab falls back.
+    worker.addEventListener("error", failed, { once: true });
+    this.#port = worker.port;
+    this.#port.onmessage = ({ data }) => link.deliver(data);
+    this.#port.start();
+    this.#port.postMessage({ type: "init", options });
+    const lock = `${name} tab ${link.tab}`;
+    holdForLife(lock).then((held) => {
+      if (held) this.#port.postMessage({ type: "hello", tab: link.tab, lock });
+    });
+    addEventListener("pagehide", (event) => {
+      if (!event.persisted) this.#port.postMessage({ type: "bye", tab: link.tab });
+    });
+  }
+
+  send(message) {
+    this.#port.postMessage(message);
+  }
+}
+
+/**
+ * The hub in the tab that holds the leader lock. The other tabs' messages reach it over a
+ * BroadcastChannel, and its answers go back the same way, addressed to their clients. When
+ * the leader goes (its lock is released with its page), the next tab in line takes the
+ * lock, starts a hub, and says so: every tab watches again, from the versions it has.
+ */
+class LeaderTransport {
+  #link;
+  #options;
+  #channel;
+  #hub = null;
+  #lockName;
+  #leaderLock;
+  #candidacy = null; // aborts the wait for the leader lock
+  #resign = null; // releases the leader lock
+
+  constructor(link, name, options) {
+    this.#link = link;
+    this.#options = options;
+    this.#lockName = `${name} tab ${link.tab}`;
+    this.#leaderLock = `${name} leader`;
+    this.#channel = new BroadcastChannel(name);
+    this.#channel.onmessage = ({ data }) => {
+      if (data?.type === "to-hub") {
+        if (this.#hub) this.#serve(data.message);
+      } else if (data?.type === "leader") {
+        this.#hello();
+        link.rewatch();
+      } else {
+        link.deliver(data);
+      }
+    };
+    holdForLife(this.#lockName).then(() => this.#hello());
+    addEventListener("pagehide", (event) => {
+      if (event.persisted) this.#stepDown();
+      else if (!this.#hub) this.send({ type: "bye", tab: link.tab });
+    });
+    addEventListener("pageshow", (event) => {
+      if (event.persisted) this.#standForLeader();
+    });
+    this.#standForLeader();
+  }
+
+  send(message) {
+    if (this.#hub) this.#serve(message);
+    else this.#channel.postMessage({ type: "to-hub", message });
+  }
+
+  /** Waits in line for the leader lock; leads, with a hub of its own, while it holds it. */
+  #standForLeader() {
+    this.#candidacy = new AbortController();
+    navigator.locks
+      .request(this.#leaderLock, { signal: this.#candidacy.signal }, () => {
+        this.#hub = new StreamHub(this.#options);
+        this.#link.rewatch();
+        this.#channel.postMessage({ type: "leader" });
+        return new Promise((resign) => (this.#resign = resign));
+      })
+      .catch(() => {}); // the wait was aborted: the page was put away
+  }
+
+  /**
+   * A page put in the back/forward cache neither leads nor waits to: its hub stops, and the
+   * next tab in line takes over. It stands again when it is shown.
+   */
+  #stepDown() {
+    this.#candidacy?.abort();
+    this.#hub?.close();
+    this.#hub = null;
+    this.#resign?.();
+    this.#resign = null;
+  }
+
+  /** Runs a message for the hub here; answers go to this tab's clients directly, others' over the channel. */
+  #serve(message) {
+    if (message.type === "hello") {
+      navigator.locks.request(message.lock, () => this.#hub?.unwatchAll(`${message.tab}/`));
+      return;
+    }
+    serve(this.#hub, message, (client) => (reply) => {
+      const addressed = { ...reply, to: client };
+      if (client.startsWith(`${this.#link.tab}/`)) queueMicrotask(() => this.#link.deliver(addressed));
+      else this.#channel.postMessage(addressed);
+    });
+  }
+
+  /** Tells the leader (if any, and not this tab) which lock this tab holds while it lives. */
+  #hello() {
+    if (!this.#hub) this.#channel.postMessage({ type: "to-hub", message: { type: "hello", tab: this.#link.tab, lock: this.#lockName } });
+  }
+}
+
+/**
+ * Holds the Web Lock `name` until the page goes away (closed, crashed, discarded), so that
+ * whoever asks for it next learns the page is gone.
+ * @returns {Promise<boolean>} Resolves once it is held; `false` without Web Locks.
+ */
+function holdForLife(name) {
+  if (!globalThis.navigator?.locks) return Promise.resolve(false);
+  return new Promise((held) => {
+    navigator.locks.request(name, () => {
+      held(true);
+      return new Promise(() => {});
+    });
+  });
+}
+
 /** 401 (no valid token here) or 404 (ended, evicted): the session is gone for this client. */
 function isGone(error) {
   return error.status === 401 || error.status === 404;
@@ -741,22 +1045,4 @@ function isGone(error) {
 function newKey() {
   if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-function call(listener, ...args) {
-  try {
-    listener(...args);
-  } catch (error) {
-    // One broken listener must not stop the others or the client.
-    if (typeof reportError === "function") reportError(error);
-    else console.error(error);
-  }
-}
-
-function parseJSON(text) {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }

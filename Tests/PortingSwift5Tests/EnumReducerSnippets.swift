@@ -1,0 +1,1 @@
+../PortingTests/EnumReducerSnippets.swift

@@ -1,0 +1,1 @@
+../PortingTests/MainQueueSnippets.swift

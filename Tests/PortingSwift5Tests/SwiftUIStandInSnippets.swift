@@ -1,0 +1,1 @@
+../PortingTests/SwiftUIStandInSnippets.swift
