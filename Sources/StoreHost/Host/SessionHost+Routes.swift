@@ -146,7 +146,7 @@ extension SessionHost {
         retryAfter: .seconds(1),
         "This session runs \(limits.maxRunningEffectsPerSession) effects already; wait for some to finish.")
     }
-    let (tasks, refusal, version) = session.applyingBatch { () -> ([StoreTask], HTTPError?, Int) in
+    let batch = session.applyingBatch { () -> ([StoreTask], HTTPError?, Int) in
       var tasks: [StoreTask] = []
       for action in actions {
         let task = session.store.send(action)
@@ -157,6 +157,11 @@ extension SessionHost {
         tasks.append(task)
       }
       return (tasks, nil, session.version)
+    }
+    // The session ended (deleted) or, in a cluster, was dropped here while the request was on
+    // its way: nothing was applied.
+    guard let (tasks, refusal, version) = batch else {
+      throw cluster == nil ? HTTPError.sessionNotFound() : HTTPError.sessionMoved()
     }
     metrics.actionsApplied.add(tasks.count, ordering: .relaxed)
     return SentActions(

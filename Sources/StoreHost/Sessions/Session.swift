@@ -42,8 +42,8 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
   private let observation: Mutex<StoreObservation?> = Mutex(nil)
   private let admission = Mutex(Admission())
   /// Held while one request's actions are sent, so a batch is applied with no other
-  /// request's actions in between.
-  private let batches = Mutex(())
+  /// request's actions in between, and while the store is torn down: `true` once it is.
+  private let batches = Mutex(false)
 
   /// The requests being served, and whether the session is leaving this process.
   private struct Admission {
@@ -336,8 +336,19 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
 
   /// Runs `body`, which sends one request's actions to the store, with no other request's
   /// actions sent meanwhile (effects may still send theirs).
-  func applyingBatch<T>(_ body: () throws -> T) rethrows -> T {
-    try batches.withLock { _ in try body() }
+  /// - Returns: What `body` returned, or `nil` without running it once the session ended
+  ///   or finished: its store takes no more actions, so a request must not be answered as
+  ///   if they were applied (a session dropped or replaced while a request was on its way).
+  func applyingBatch<T>(_ body: () -> T) -> T? {
+    batches.withLock { isTornDown in isTornDown ? nil : body() }
+  }
+
+  /// Tears the store down between two batches, never in the middle of one.
+  private func tearDownStore() {
+    batches.withLock { isTornDown in
+      isTornDown = true
+      store.tearDown()
+    }
   }
 
   // MARK: Requests and departure
@@ -394,7 +405,7 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
   /// save covers fail with `error`.
   func end(failingWaitersWith error: any Error = CancellationError()) {
     observation.withLock { $0?.cancel() }
-    store.tearDown()
+    tearDownStore()
     close(failingUncoveredWaitersWith: error)
     events.close()
   }
@@ -406,7 +417,7 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
   /// of the save that covers its version.
   func finish() async throws {
     observation.withLock { $0?.cancel() }
-    store.tearDown()
+    tearDownStore()
     defer { events.close() }
     let current = store.snapshot
     let version = baseVersion + current.version

@@ -131,6 +131,20 @@ private struct Unreachable: Error {}
     await #expect(throws: SessionOwnershipLost.self) { try await covered.value.get() }
   }
 
+  /// A request that reaches a session just dropped or replaced must not be answered as if
+  /// its actions were applied at the version the session stopped at.
+  @Test func anEndedSessionTakesNoMoreBatches() async throws {
+    let persistence = HeldSaves()
+    let session = try session(persistence, inCluster: true)
+    try await add(1, to: session, persistence)
+    #expect(session.applyingBatch { session.store.send(.add) } != nil)
+    session.end(failingWaitersWith: SessionOwnershipLost(id: session.id))
+    var ran = false
+    #expect(session.applyingBatch { ran = true } == nil)
+    #expect(!ran)
+    #expect(session.version == 2)
+  }
+
   @Test func inAClusterAFailedSaveWaitsForTheSavesQueuedAfterIt() async throws {
     let persistence = HeldSaves()
     let session = try session(persistence, inCluster: true)
