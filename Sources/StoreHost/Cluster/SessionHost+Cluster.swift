@@ -8,8 +8,10 @@ extension SessionHost {
   /// Where a request for one session is served.
   enum Placement {
     /// Here: this process owns the session and counted the request in (``Session/enter()``);
-    /// the caller calls ``Session/exit()`` once it answered.
-    case local(Session<State, Action>)
+    /// the caller calls ``Session/exit()`` once it answered. `key` is the `Idempotency-Key`
+    /// to run it with: the client's, or the one made for a forward that may have reached
+    /// the former owner, so the request is applied at most once either way.
+    case local(Session<State, Action>, key: String?)
     /// By the owner, which already answered.
     case forwarded(Response)
   }
@@ -61,7 +63,7 @@ extension SessionHost {
   /// way. The whole wait is bounded: a request that may have been applied then answers 503
   /// `outcome_unknown`, one that was not, 503 `owner_unavailable`.
   func placeSession(_ request: Request, key: String?) async throws -> Placement {
-    guard let cluster else { return .local(try await enteredSession(request)) }
+    guard let cluster else { return .local(try await enteredSession(request), key: key) }
     guard let id = request.parameters["id"].flatMap(SessionID.init) else { throw HTTPError.sessionNotFound() }
     let credential = try Authentication.authenticate(request, for: id, with: tokenSigner)
     let isForwarded = forwardingOrigin(of: request) != nil
@@ -74,7 +76,7 @@ extension SessionHost {
     while true {
       if let session = session(id) {
         if cluster.isServing(id, epoch: session.epoch) {
-          if session.enter() { return .local(session) }
+          if session.enter() { return .local(session, key: mayHaveApplied ? forwardKey : key) }
         } else if !session.isLeaving {
           try await verify(session, in: cluster)
           continue

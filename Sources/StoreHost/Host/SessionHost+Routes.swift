@@ -72,12 +72,12 @@ extension SessionHost {
       throw HTTPError.payloadTooLarge(
         "An actions body may hold at most \(limits.maxActionBodyBytes) bytes.")
     }
-    let key = try IdempotencyKey.of(request)
+    var key = try IdempotencyKey.of(request)
     let deadline = ContinuousClock.now + (cluster.map { $0.leaseDuration * 2 } ?? .zero)
     while true {
       let session: Session<State, Action>
       switch try await placeSession(request, key: key) {
-      case .local(let local): session = local
+      case .local(let local, let placedKey): (session, key) = (local, placedKey)
       case .forwarded(let response): return response
       }
       do {
@@ -209,7 +209,7 @@ extension SessionHost {
     }
     let session: Session<State, Action>
     switch try await placeSession(request, key: nil) {
-    case .local(let local): session = local
+    case .local(let local, _): session = local
     case .forwarded(let response): return response
     }
     defer { session.exit() }
