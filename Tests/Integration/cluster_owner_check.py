@@ -181,7 +181,9 @@ def check_action_log_elsewhere(client, urls):
                         continue
                     events.append((event.event, json.loads(event.data)))
                     connected.set()
-                    if event.event == "state" and events[-1][1]["version"] >= 2:
+                    # Actions are announced apart from the versions, so either may come first.
+                    versions = [data["version"] for kind, data in events if kind == "state"]
+                    if versions and versions[-1] >= 2 and sum(kind == "action" for kind, _ in events) >= 2:
                         return
 
     follower = threading.Thread(target=follow, daemon=True)
