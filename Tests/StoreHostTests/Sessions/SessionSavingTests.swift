@@ -5,25 +5,6 @@ import Testing
 
 @testable import StoreHost
 
-@Reducer
-private struct Tally {
-  @ObservableState
-  struct State: Equatable, Codable, Sendable {
-    var count = 0
-  }
-
-  enum Action: Equatable, Sendable {
-    case add
-  }
-
-  var body: some ReducerOf<Self> {
-    Reduce { state, _ in
-      state.count += 1
-      return .none
-    }
-  }
-}
-
 /// Saves the test answers one by one: each save waits until the test gives its outcome.
 private final class HeldSaves: SessionPersistence {
   private let held = Mutex<[(version: Int, done: @Sendable ((any Error)?) -> Void)]>([])
