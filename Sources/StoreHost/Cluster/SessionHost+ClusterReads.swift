@@ -11,14 +11,14 @@ extension SessionHost {
       throw HTTPError.sessionNotFound()
     }
     _ = try Authentication.authenticate(request, for: id, with: tokenSigner)
-    if let session = session(id), cluster.holdsLease(id) {
+    if let session = session(id), cluster.isServing(id, epoch: session.epoch) {
       session.touch()
       let (state, version) = try session.currentJSON()
       return stateResponse(id: id, version: version, state: state)
     }
     let snapshot: SessionSnapshot?
     do {
-      snapshot = try await cluster.leases.durableSnapshot(id)
+      snapshot = try await cluster.durableSnapshot(id)
     } catch {
       throw HTTPError.databaseUnavailable()
     }
@@ -27,14 +27,14 @@ extension SessionHost {
   }
 
   /// `GET /api/sessions/{id}/events` in a cluster: every durable version, from whichever
-  /// process owns the session (see ``SessionFollowers``).
+  /// process owns the session, and with `?log=1` its owner's actions (see ``SessionFollowers``).
   func clusteredEvents(_ request: Request) async throws -> Response {
-    guard let cluster, let id = request.parameters["id"].flatMap(SessionID.init) else {
+    guard let followers, let id = request.parameters["id"].flatMap(SessionID.init) else {
       throw HTTPError.sessionNotFound()
     }
     _ = try Authentication.authenticate(request, for: id, with: tokenSigner)
-    guard try await cluster.followers.prepare(id, listener: cluster.listener) else { throw HTTPError.sessionNotFound() }
-    guard cluster.followers.clientCount(id) < configuration.limits.maxEventStreamsPerSession else {
+    guard try await followers.prepare(id) else { throw HTTPError.sessionNotFound() }
+    guard followers.clientCount(id) < configuration.limits.maxEventStreamsPerSession else {
       throw tooManyStreams(here: true)
     }
     let options = EventStreamRequest(request)
@@ -43,7 +43,7 @@ extension SessionHost {
     return .eventStream(onOpen: { [self] stream in
       stream.retry(milliseconds: retry)
       Task { [self] in
-        switch await watchFollowed(id, in: cluster, sink: stream, options: options.watch, onEnd: { stream.finish() }) {
+        switch await watchFollowed(id, by: followers, sink: stream, options: options.watch, onEnd: { stream.finish() }) {
         case .success(let stop): stream.onClose(stop)
         case .failure: stream.finish()
         }

@@ -41,6 +41,8 @@ final class EventFanout: Sendable {
     var clients: [Client] = []
     var nextClientID: UInt64 = 0
     var logWatchers = 0
+    /// In a cluster, where this session's actions go for the `?log=1` streams of other processes.
+    var remoteLog: (@Sendable ([UInt8]) -> Void)?
     var presenceWatchers = 0
     /// The event streams open on the whole server, as last told (``updateEveryone(_:)``).
     var everyone = 0
@@ -73,8 +75,17 @@ final class EventFanout: Sendable {
   /// The number of clients watching.
   var clientCount: Int { fanout.withLock { $0.clients.count } }
 
-  /// Whether any client watches the action log.
-  var hasLogWatchers: Bool { fanout.withLock { $0.logWatchers > 0 } }
+  /// Whether any client watches the action log, here or (in a cluster) in another process.
+  var hasLogWatchers: Bool { fanout.withLock { $0.logWatchers > 0 || $0.remoteLog != nil } }
+
+  /// The number of clients here that watch the action log.
+  var logWatcherCount: Int { fanout.withLock { $0.logWatchers } }
+
+  /// Sets where the session's actions go for the `?log=1` streams of other processes
+  /// (`nil`: none watches), besides this fanout's own clients.
+  func setRemoteLog(_ remoteLog: (@Sendable ([UInt8]) -> Void)?) {
+    fanout.withLock { $0.remoteLog = remoteLog }
+  }
 
   /// Takes the number of event streams open on the whole server; the clients watching
   /// presence hear of a change.
@@ -90,11 +101,13 @@ final class EventFanout: Sendable {
   /// that is behind misses log entries, never state.
   func publishAction(_ data: [UInt8]) {
     var frames = FramingCache(data) { EventFrame(event: "action", data: $0) }
-    fanout.withLock { fanout in
+    let remoteLog = fanout.withLock { fanout in
       for client in fanout.clients where client.log {
         _ = client.sink.send(frames.frame(for: client.framing))
       }
+      return fanout.remoteLog
     }
+    remoteLog?(data)
   }
 
   /// Publishes a new version to every client. Versions must grow.

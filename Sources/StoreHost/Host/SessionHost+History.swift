@@ -123,10 +123,11 @@ extension SessionHost {
     _ body: (Session<State, Action>, HistoryRecorder<State, Action>) async throws -> Response
   ) async throws -> Response {
     let session: Session<State, Action>
-    switch try await placeSession(request) {
-    case .local(let local): session = local
+    switch try await placeSession(request, key: nil) {
+    case .local(let local, _): session = local
     case .forwarded(let response): return response
     }
+    defer { session.exit() }
     guard let history = session.history else { throw HTTPError.historyOff() }
     session.touch()
     return try await body(session, history)

@@ -35,8 +35,8 @@ extension SessionHost {
       Task { [self] in
         for (slot, watch) in watches.enumerated() {
           guard !stream.isClosed else { return }
-          if let cluster {
-            await start(watch, slot: slot, on: multiplexed, query: query, cluster: cluster)
+          if let followers {
+            await start(watch, slot: slot, on: multiplexed, query: query, followers: followers)
           } else {
             await start(watch, slot: slot, on: multiplexed, query: query)
           }
@@ -95,11 +95,11 @@ extension SessionHost {
   /// Starts one session's watch on a stream of several, in a cluster.
   private func start(
     _ watch: CheckedWatch, slot: Int, on multiplexed: MultiplexedStream, query: MultiplexedEventsRequest,
-    cluster: SessionCluster
+    followers: SessionFollowers
   ) async {
     if let refusal = watch.refusal { return multiplexed.drop(watch.id, slot: slot, because: refusal) }
     let result = await watchFollowed(
-      watch.id, in: cluster, sink: multiplexed.sink(slot: slot), options: options(of: query, for: watch),
+      watch.id, by: followers, sink: multiplexed.sink(slot: slot), options: options(of: query, for: watch),
       onEnd: { multiplexed.drop(watch.id, slot: slot, because: .sessionNotFound()) })
     started(result, watch, slot: slot, on: multiplexed)
   }
@@ -129,9 +129,9 @@ extension SessionHost {
         return false
       }
     }
-    if session(id) != nil, cluster.holdsLease(id) { return true }
+    if let session = session(id), cluster.isServing(id, epoch: session.epoch) { return true }
     do {
-      return try await cluster.leases.durableSnapshot(id) != nil
+      return try await cluster.durableSnapshot(id) != nil
     } catch {
       throw HTTPError.databaseUnavailable()
     }

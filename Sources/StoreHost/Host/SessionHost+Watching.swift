@@ -35,23 +35,23 @@ extension SessionHost {
   }
 
   /// In a cluster: sends every durable version of session `id` to `sink`, from whichever
-  /// process owns it (see ``SessionFollowers``), and counts the watch in ``openStreams``.
-  /// - Returns: What stops the watch, or 404, 429 or 503 (no database connection).
+  /// process owns it, and with `?log=1` its owner's actions (see ``SessionFollowers``), and
+  /// counts the watch in ``openStreams``.
+  /// - Returns: What stops the watch, or 404, 429 or 503 (its durable version cannot be read).
   func watchFollowed(
-    _ id: SessionID, in cluster: SessionCluster, sink: any EventSink, options: WatchOptions,
+    _ id: SessionID, by followers: SessionFollowers, sink: any EventSink, options: WatchOptions,
     onEnd: @escaping @Sendable () -> Void
   ) async -> Result<StopWatching, HTTPError> {
-    let followers = cluster.followers
     do {
-      guard try await followers.prepare(id, listener: cluster.listener) else { return .failure(.sessionNotFound()) }
+      guard try await followers.prepare(id) else { return .failure(.sessionNotFound()) }
       guard followers.clientCount(id) < configuration.limits.maxEventStreamsPerSession else {
         return .failure(tooManyStreams(here: true))
       }
       let everyone = openStreams.add(1, ordering: .relaxed).newValue
       guard
         let (fanout, client) = try? await followers.connect(
-          id, listener: cluster.listener, sink, patches: options.patches, log: false, presence: options.presence,
-          everyone: everyone, framing: options.framing, lastEventID: options.lastEventID, onEnd: onEnd)
+          id, sink, patches: options.patches, log: options.log, presence: options.presence, everyone: everyone,
+          framing: options.framing, lastEventID: options.lastEventID, onEnd: onEnd)
       else {
         openStreams.subtract(1, ordering: .relaxed)
         return .failure(.sessionNotFound())

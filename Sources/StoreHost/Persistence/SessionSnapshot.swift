@@ -22,10 +22,14 @@ public struct SessionSnapshot: Hashable, Sendable {
   /// The session's kept history, oldest step first (see ``HistoryRecord``); empty when none
   /// is kept.
   public var history: [HistoryRecord]
+  /// In a cluster, the session's ownership epoch: moved on by every takeover, handover and
+  /// release, so a save made under an earlier one is refused (see ``SessionCluster``). 0
+  /// where one process owns every session.
+  public var epoch: Int
 
   public init(
     id: SessionID, version: Int, state: Data, stateVersion: Int = 0, reservedVersion: Int? = nil, createdAt: Date,
-    lastActiveAt: Date, answers: [RememberedAnswer] = [], history: [HistoryRecord] = []
+    lastActiveAt: Date, answers: [RememberedAnswer] = [], history: [HistoryRecord] = [], epoch: Int = 0
   ) {
     self.id = id
     self.version = version
@@ -36,6 +40,7 @@ public struct SessionSnapshot: Hashable, Sendable {
     self.lastActiveAt = lastActiveAt
     self.answers = answers
     self.history = history
+    self.epoch = epoch
   }
 
   /// The version the session continues from when it is read back: ``version`` when nothing
@@ -60,6 +65,9 @@ public struct SessionSave: Sendable {
   public var reservedVersion: Int
   public var createdAt: Date
   public var lastActiveAt: Date
+  /// The ownership epoch the session is saved under (see ``SessionSnapshot/epoch``): a
+  /// shared database refuses the save once another owner moved the epoch on.
+  public var epoch: Int
   /// Makes the state's compact JSON bytes.
   public let encodeState: @Sendable () throws -> [UInt8]
   /// The answers to store with this save: those given since the last durable save, up to
@@ -69,10 +77,12 @@ public struct SessionSave: Sendable {
   /// The history steps to store with this save, when the session keeps a history: read
   /// when the save is written, in the same transaction as the state.
   public let newHistory: (@Sendable () -> HistoryWrite)?
+  /// Told once this save is durable: the history steps it wrote are saved.
+  var didCommitHistory: (@Sendable () -> Void)?
 
   public init(
     id: SessionID, version: Int, stateVersion: Int = 0, reservedVersion: Int? = nil, createdAt: Date,
-    lastActiveAt: Date, encodeState: @escaping @Sendable () throws -> [UInt8],
+    lastActiveAt: Date, epoch: Int = 0, encodeState: @escaping @Sendable () throws -> [UInt8],
     newAnswers: @escaping @Sendable () -> [RememberedAnswer] = { [] },
     newHistory: (@Sendable () -> HistoryWrite)? = nil
   ) {
@@ -82,6 +92,7 @@ public struct SessionSave: Sendable {
     self.reservedVersion = max(version, reservedVersion ?? version)
     self.createdAt = createdAt
     self.lastActiveAt = lastActiveAt
+    self.epoch = epoch
     self.encodeState = encodeState
     self.newAnswers = newAnswers
     self.newHistory = newHistory
@@ -101,14 +112,15 @@ public struct SessionSave: Sendable {
     self.init(
       id: snapshot.id, version: snapshot.version, stateVersion: snapshot.stateVersion,
       reservedVersion: snapshot.reservedVersion, createdAt: snapshot.createdAt, lastActiveAt: snapshot.lastActiveAt,
-      encodeState: { state }, newAnswers: { answers }, newHistory: newHistory)
+      epoch: snapshot.epoch, encodeState: { state }, newAnswers: { answers }, newHistory: newHistory)
   }
 
   /// The snapshot to store: the state encoded now, with the new answers as of now.
-  func snapshot() throws -> SessionSnapshot {
+  public func snapshot() throws -> SessionSnapshot {
     SessionSnapshot(
       id: id, version: version, state: Data(try encodeState()), stateVersion: stateVersion,
-      reservedVersion: reservedVersion, createdAt: createdAt, lastActiveAt: lastActiveAt, answers: newAnswers())
+      reservedVersion: reservedVersion, createdAt: createdAt, lastActiveAt: lastActiveAt, answers: newAnswers(),
+      epoch: epoch)
   }
 }
 

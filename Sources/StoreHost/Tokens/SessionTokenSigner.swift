@@ -21,6 +21,10 @@ public struct SessionTokenSigner: Sendable {
   private static let macLength = 32
 
   private let contexts: HMACContexts
+  /// Keyed with a key derived from the secret for one other use: signing the requests one
+  /// process of a cluster forwards to another (``ForwardingSignature``), so no token MAC can
+  /// ever pass for a forwarding signature, nor the other way round.
+  private let forwarding: HMACContexts
 
   /// - Parameter secret: At least ``minimumSecretLength`` random bytes.
   public init(secret: [UInt8]) throws(SessionTokenSignerError) {
@@ -28,6 +32,7 @@ public struct SessionTokenSigner: Sendable {
       throw .secretTooShort(length: secret.count, minimum: Self.minimumSecretLength)
     }
     contexts = HMACContexts(key: secret)
+    forwarding = HMACContexts(key: contexts.mac(Array("storehost forwarded request v1".utf8)[...]))
   }
 
   /// A new token for `sessionID`; every call gives a different token.
@@ -54,6 +59,9 @@ public struct SessionTokenSigner: Sendable {
   }
 
   func mac(_ message: ArraySlice<UInt8>) -> [UInt8] { contexts.mac(message) }
+
+  /// The HMAC-SHA256 of a forwarded request's description, with the forwarding key.
+  func forwardingMAC(_ message: [UInt8]) -> [UInt8] { forwarding.mac(message[...]) }
 
   /// `text` decoded and cut into what the MAC covers and the MAC, when its first byte is
   /// `format` (a session token's, or another kind's) and it has room for `headerLength`

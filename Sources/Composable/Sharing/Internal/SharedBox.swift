@@ -85,8 +85,8 @@ final class SharedBox<Value: Sendable>: AnySharedBox, SharedReference, @unchecke
     case none
     /// The changed value is saved after each change.
     case save(@Sendable (Value) -> Void)
-    /// The change itself goes to the key, which applies it to the latest stored value
-    /// (``AtomicSharedKey``).
+    /// The change itself goes to the key, which applies it to the latest stored value and
+    /// tells the box's subscription of the result (``AtomicSharedKey``).
     case update(@Sendable (_ current: Value, _ change: (inout Value) throws -> Void) throws -> Value)
   }
 
@@ -119,11 +119,14 @@ final class SharedBox<Value: Sendable>: AnySharedBox, SharedReference, @unchecke
         return result
       }
     case .update(let update):
-      // The body runs on the stored value, once more for each writer that came first;
-      // synchronously, under the lock, so its last result is the one to return.
+      // The body runs on the stored value, once more for each writer that came first,
+      // synchronously, so its last result is the one to return; without the lock, so
+      // reads never wait for the key's storage. The key hands the value it stored (or a
+      // later one) back through the box's subscription, in order with other changes.
       nonisolated(unsafe) var last: R?
-      try storage.withLock { value in value = try update(value) { latest in last = try body(&latest) } }
-      result = last!
+      let current = value
+      try passingErrors { _ = try update(current) { latest in last = try body(&latest) } }
+      return last!
     }
     didChange()
     return result
@@ -133,6 +136,14 @@ final class SharedBox<Value: Sendable>: AnySharedBox, SharedReference, @unchecke
   /// or box, without saving it back.
   func replace(with newValue: Value) {
     storage.withLock { $0 = newValue }
+    didChange()
+  }
+
+  /// Sets the value `load` reads, under the lock, after a change made outside this process
+  /// or box, without saving it back: of several threads doing so at once, the last to take
+  /// the lock reads the newest value.
+  func replace(loading load: () -> Value) {
+    storage.withLock { $0 = load() }
     didChange()
   }
 
@@ -148,4 +159,11 @@ final class SharedBox<Value: Sendable>: AnySharedBox, SharedReference, @unchecke
     defer { root = value }
     return try body(&value)
   }
+}
+
+/// Runs `body`, passing on its errors. Typed, as `Mutex.withLock` is, so a `rethrows`
+/// function may call it with a stored closure whose only errors are those of the closure
+/// it was given (a key's update, which throws only what the change throws).
+private func passingErrors<E: Error>(_ body: () throws(E) -> Void) throws(E) {
+  try body()
 }

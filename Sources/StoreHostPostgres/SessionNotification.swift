@@ -1,3 +1,4 @@
+import StoreHost
 /// What an owner announces on ``PostgresSchema/sessionChannel`` after each durable save or
 /// delete, in the same transaction, so listeners receive them in commit order.
 ///

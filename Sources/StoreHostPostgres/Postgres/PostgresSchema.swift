@@ -1,3 +1,5 @@
+import StoreHost
+
 /// The tables StoreHost keeps in PostgreSQL, created and migrated when a process starts.
 ///
 /// `storehost_schema_version` holds one row with the version of the tables; each migration
@@ -17,9 +19,11 @@
 ///   `Idempotency-Key` requests, one row per session and key, written in the same statement
 ///   as the state they report. (Version 3 kept them as JSON in `storehost_sessions.answers`,
 ///   which version 4 copies over and no longer writes.)
+/// - Since version 5: `storehost_sessions.epoch`, the session's ownership epoch, moved on by
+///   every takeover, handover and release; saves are fenced by owner and epoch.
 enum PostgresSchema {
   /// The newest schema this StoreHost knows.
-  static let currentVersion = 4
+  static let currentVersion = 5
 
   /// The first key of every process's liveness lock; the second is `hashtext` of its id.
   static let livenessLockSpace = 7352002
@@ -29,6 +33,10 @@ enum PostgresSchema {
 
   /// The channel on which processes announce changed shared values (see ``ClusterSharedValues``).
   static let sharedChannel = "storehost_shared"
+
+  /// The channel of `?log=1` across processes: which sessions' actions are watched, and
+  /// those actions (see ``ActionLogNotification``).
+  static let logChannel = "storehost_log"
 
   /// Migrations in order: `migrations[n]` takes the schema from version `n` to `n + 1`.
   private static let migrations = [
@@ -81,6 +89,9 @@ enum PostgresSchema {
     WHERE s.answers IS NOT NULL
     ON CONFLICT DO NOTHING;
     UPDATE storehost_sessions SET answers = NULL;
+    """,
+    """
+    ALTER TABLE storehost_sessions ADD COLUMN epoch bigint NOT NULL DEFAULT 0;
     """,
   ]
 

@@ -61,6 +61,16 @@ final class PostgresConnection {
     return rows(of: result)
   }
 
+  /// `value` as an SQL string literal, quoted and escaped for this connection, for the few
+  /// statements sent as several at once (which take no parameters).
+  func literal(_ value: String) throws(PostgresError) -> String {
+    guard let escaped = PQescapeLiteral(handle, value, value.utf8.count) else {
+      throw PostgresError(message: String(cString: PQerrorMessage(handle)), isConnectionFailure: false)
+    }
+    defer { PQfreemem(escaped) }
+    return String(cString: escaped)
+  }
+
   /// Reads what the server sent and returns the notifications received, oldest first.
   func takeNotifications() throws(PostgresError) -> [(channel: String, payload: String)] {
     guard PQconsumeInput(handle) == 1 else {

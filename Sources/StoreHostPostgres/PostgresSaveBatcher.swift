@@ -1,3 +1,4 @@
+import StoreHost
 import Synchronization
 
 /// Group commit for ``PostgresSessionPersistence``: saves that wait at the same time share
@@ -7,7 +8,10 @@ import Synchronization
 /// written, a pool thread is asked to write one. That thread takes every waiting save (up
 /// to ``maxBatch``), writes each with its own fenced statement inside one transaction, commits,
 /// answers them, and takes the next batch until none waits. Saves of one session in batches
-/// written at once are fenced by version: an older one changes nothing.
+/// written at once are fenced by version: an older one changes nothing. A batch whose
+/// connection broke after its `COMMIT` was sent fails with ``StoreHost/SaveOutcomeUnknown``:
+/// it may have committed; one that broke before fails with the connection's error, and
+/// nothing of it was written.
 final class PostgresSaveBatcher: Sendable {
   /// The most saves in one transaction.
   static let maxBatch = 256
@@ -15,6 +19,8 @@ final class PostgresSaveBatcher: Sendable {
   /// One save and whoever waits for it.
   struct Save: Sendable {
     let id: SessionID
+    /// The ownership epoch it is written under.
+    let epoch: Int
     let sql: String
     let parameters: [String?]
     let continuation: CheckedContinuation<Void, any Error>
@@ -40,11 +46,12 @@ final class PostgresSaveBatcher: Sendable {
 
   /// Runs `sql` with `parameters` (``PostgresSessionPersistence/insert`` or
   /// ``PostgresSessionPersistence/update``: a row back means saved) in the next batch.
-  /// - Throws: ``SessionLeaseLost`` when another process owns the session, or the database's error.
-  func save(_ id: SessionID, sql: String, parameters: [String?]) async throws {
+  /// - Throws: ``StoreHost/SessionOwnershipLost`` when this process does not own the session
+  ///   at `epoch`, ``StoreHost/SaveOutcomeUnknown``, or the database's error.
+  func save(_ id: SessionID, epoch: Int, sql: String, parameters: [String?]) async throws {
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
       let startWriter = waiting.withLock { waiting in
-        waiting.saves.append(Save(id: id, sql: sql, parameters: parameters, continuation: continuation))
+        waiting.saves.append(Save(id: id, epoch: epoch, sql: sql, parameters: parameters, continuation: continuation))
         guard waiting.writers < maxTransactions else { return false }
         waiting.writers += 1
         return true
@@ -89,22 +96,31 @@ final class PostgresSaveBatcher: Sendable {
     }
   }
 
-  /// Writes one batch in the open transaction and answers its saves.
+  /// Writes one batch in the open transaction and answers its saves. A save whose statement
+  /// wrote nothing succeeded only if this process still owns the session at its epoch (a
+  /// newer save of the same session came first); otherwise the session is lost here.
   private func write(_ batch: [Save], on connection: PostgresConnection) {
     var outcomes: [Result<Void, any Error>] = []
     do {
       for save in batch {
         let saved = try connection.execute(save.sql, save.parameters)
         if saved.isEmpty {
-          let owner = try connection.execute("SELECT owner FROM storehost_sessions WHERE id = $1", [save.id.rawValue])
-          outcomes.append(owner.first?.first == processID ? .success(()) : .failure(SessionLeaseLost(id: save.id)))
+          let row = try connection.execute("SELECT owner, epoch FROM storehost_sessions WHERE id = $1", [save.id.rawValue])
+          let isOwned = row.first.map { $0[0] == processID && $0[1] == String(save.epoch) } ?? false
+          outcomes.append(isOwned ? .success(()) : .failure(SessionOwnershipLost(id: save.id)))
         } else {
           outcomes.append(.success(()))
         }
       }
-      try connection.execute("COMMIT")
     } catch {
       _ = try? connection.execute("ROLLBACK")
+      return fail(batch, with: error)
+    }
+    do {
+      try connection.execute("COMMIT")
+    } catch where error.isConnectionFailure {
+      return fail(batch, with: SaveOutcomeUnknown())
+    } catch {
       return fail(batch, with: error)
     }
     for (save, outcome) in zip(batch, outcomes) { save.continuation.resume(with: outcome) }

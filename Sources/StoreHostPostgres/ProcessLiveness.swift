@@ -9,18 +9,18 @@ import Synchronization
 final class ProcessLiveness: Sendable {
   let processID: String
   private let held = Mutex<(isHeld: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-  /// Called on the listener's thread when the lock was lost (its connection broke).
-  private let onLost: Mutex<(@Sendable () -> Void)?> = Mutex(nil)
+  /// Called on the listener's thread when the lock was taken (`true`) or lost (`false`).
+  private let onChange: Mutex<(@Sendable (Bool) -> Void)?> = Mutex(nil)
 
   init(processID: String) {
     self.processID = processID
   }
 
-  var isHeld: Bool { held.withLock { $0.isHeld } }
-
-  /// Calls `action` each time the lock is lost.
-  func whenLost(_ action: @escaping @Sendable () -> Void) {
-    onLost.withLock { $0 = action }
+  /// Calls `action` each time the lock is taken (`true`) or lost (`false`), and at once
+  /// when it is held already.
+  func whenChanged(_ action: @escaping @Sendable (Bool) -> Void) {
+    onChange.withLock { $0 = action }
+    if held.withLock({ $0.isHeld }) { action(true) }
   }
 
   /// Takes the lock on `connection` (the listener's, just connected), waiting while an
@@ -33,6 +33,7 @@ final class ProcessLiveness: Sendable {
       defer { held.waiters = [] }
       return held.waiters
     }
+    onChange.withLock { $0 }?(true)
     for waiter in waiters { waiter.resume() }
   }
 
@@ -42,7 +43,7 @@ final class ProcessLiveness: Sendable {
       defer { held.isHeld = false }
       return held.isHeld
     }
-    if wasHeld { onLost.withLock { $0 }?() }
+    if wasHeld { onChange.withLock { $0 }?(false) }
   }
 
   /// Returns once the lock is held.

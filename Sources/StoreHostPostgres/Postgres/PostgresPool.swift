@@ -1,4 +1,5 @@
 import Foundation
+import StoreHost
 import Synchronization
 
 /// A few PostgreSQL connections, each owned by a dedicated thread, serving jobs from one

@@ -12,6 +12,9 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
     sqlState.map { "PostgreSQL error \($0): \(message)" } ?? "PostgreSQL: \(message)"
   }
 
+  /// The listener is between connections.
+  static let notConnected = PostgresError(message: "not connected to the database", isConnectionFailure: true)
+
   init(message: String, sqlState: String? = nil, isConnectionFailure: Bool) {
     var message = message
     while message.last?.isNewline == true { message.removeLast() }

@@ -1,6 +1,7 @@
+import StoreHost
 import Testing
 
-@testable import StoreHost
+@testable import StoreHostPostgres
 
 /// The payload an owner announces after each durable save.
 @Suite struct SessionNotificationTests {

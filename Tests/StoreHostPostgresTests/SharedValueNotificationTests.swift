@@ -1,6 +1,7 @@
+import StoreHost
 import Testing
 
-@testable import StoreHost
+@testable import StoreHostPostgres
 
 /// The payload a process announces when it changed a shared value.
 @Suite struct SharedValueNotificationTests {

@@ -11,8 +11,11 @@ import Foundation
 ///
 /// Values are saved whole, as JSON. A change made with `withLock` is applied to the latest
 /// stored value by compare-and-set, so changes made at once through several processes all
-/// count (``AtomicSharedKey``); while the database is unreachable, a change applies to this
-/// process's value and is written once it is back, the last write winning.
+/// count (``AtomicSharedKey``). Its round trips block the thread that runs the reducer (a
+/// host in a cluster reduces clients' actions off its event loops) and hold no lock. While
+/// the database cannot be reached, a change applies to this process's value and is written
+/// once it is back, unless another process changed the value meanwhile: then it is dropped,
+/// and reported (see ``ClusterSharedValues``).
 public struct ClusterSharedKey<Value: Codable & Sendable>: AtomicSharedKey {
   /// What a cluster key refers to: a key of one process's shared values.
   public struct ID: Hashable, Sendable {

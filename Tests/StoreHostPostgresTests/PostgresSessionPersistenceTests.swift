@@ -1,7 +1,8 @@
 import Foundation
+import StoreHost
 import Testing
 
-@testable import StoreHost
+@testable import StoreHostPostgres
 
 /// Fenced saves on a real PostgreSQL. Runs when `STOREHOST_TEST_DATABASE` names a database
 /// (Tests/Integration/cluster_postgres.sh sets it); skipped otherwise.
@@ -15,17 +16,19 @@ struct PostgresSessionPersistenceTests {
     try await a.save(snapshot(id, version: 0))
     try await a.save(snapshot(id, version: 1))
     // `a` never registered a heartbeat, so its lease counts as run out.
-    guard case .acquired(let taken) = try await SessionLeases(persistence: b).acquire(id, stateVersion: 0, reservationWindow: 0) else {
+    guard case (.acquired(let taken), _) = try await leases(b).acquire(id, stateVersion: 0, reservationWindow: 0) else {
       Issue.record("b should take the session over")
       try await a.close()
       try await b.close()
       return
     }
     #expect(taken.version == 1)
-    await #expect(throws: SessionLeaseLost.self) { try await a.save(snapshot(id, version: 2, count: 99)) }
-    try await b.save(snapshot(id, version: 2))
+    await #expect(throws: SessionOwnershipLost.self) { try await a.save(snapshot(id, version: 2, count: 99)) }
+    var saved = snapshot(id, version: 2)
+    saved.epoch = taken.epoch
+    try await b.save(saved)
     #expect(try await stored(id, in: b)?.version == 2)
-    #expect(try await stored(id, in: b)?.state == snapshot(id, version: 2).state)
+    #expect(try await stored(id, in: b)?.state == saved.state)
     try await a.close()
     try await b.close()
   }
@@ -36,7 +39,7 @@ struct PostgresSessionPersistenceTests {
     try await a.save(snapshot(id, version: 0))
     try await a.save(snapshot(id, version: 1))
     try await a.delete(id)
-    await #expect(throws: SessionLeaseLost.self) { try await a.save(snapshot(id, version: 2)) }
+    await #expect(throws: SessionOwnershipLost.self) { try await a.save(snapshot(id, version: 2)) }
     #expect(try await stored(id, in: a) == nil)
     try await a.close()
   }
@@ -77,10 +80,7 @@ struct PostgresSessionPersistenceTests {
       answeredAt: Date(timeIntervalSince1970: 1_700_000_000))
     reserving.answers = [answer]
     try await a.save(reserving)
-    guard
-      case .acquired(let taken) = try await SessionLeases(persistence: b).acquire(
-        id, stateVersion: 0, reservationWindow: 50)
-    else {
+    guard case (.acquired(let taken), _) = try await leases(b).acquire(id, stateVersion: 0, reservationWindow: 50) else {
       Issue.record("b should take the session over")
       return
     }
@@ -103,7 +103,7 @@ struct PostgresSessionPersistenceTests {
     try await a.save(newer)
     // An older build's save of the same session changes nothing.
     try? await a.save(snapshot(id, version: 2))
-    let acquisition = try await SessionLeases(persistence: b).acquire(id, stateVersion: 2, reservationWindow: 0)
+    let (acquisition, _) = try await leases(b).acquire(id, stateVersion: 2, reservationWindow: 0)
     guard case .savedByNewerBuild = acquisition else {
       Issue.record("b cannot read it, so must not take it: \(acquisition)")
       return
@@ -126,6 +126,10 @@ struct PostgresSessionPersistenceTests {
   }
 
   private func stored(_ id: SessionID, in persistence: PostgresSessionPersistence) async throws -> SessionSnapshot? {
-    try await SessionLeases(persistence: persistence).durableSnapshot(id)
+    try await leases(persistence).durableSnapshot(id)
+  }
+
+  private func leases(_ persistence: PostgresSessionPersistence) -> SessionLeases {
+    SessionLeases(pool: persistence.pool, processID: persistence.processID, leaseDuration: persistence.leaseDuration)
   }
 }

@@ -1,12 +1,13 @@
 import Foundation
-import StoreHostJSON
+import StoreHost
 
 /// Sessions in a PostgreSQL database shared by several StoreHost processes
 /// (`--database postgres://...`).
 ///
-/// Saves are fenced by ownership: a process writes a session only while it is the session's
-/// owner (see ``SessionLeases``), and only a newer version replaces an older one, so
-/// a process that lost its lease can never overwrite the new owner's state. Each save
+/// Saves are fenced by ownership: a process writes a session only while it owns the session
+/// at the save's epoch (see ``SessionLeases``), and only a newer version replaces an older
+/// one, so a process that lost the session, and a session instance it replaced, can never
+/// overwrite the new owner's state. Each save
 /// announces the new version on ``PostgresSchema/sessionChannel`` in the same transaction
 /// (``SessionNotification``), so processes streaming the session learn of it in commit order.
 ///
@@ -36,7 +37,7 @@ public final class PostgresSessionPersistence: SessionPersistence {
     url: String,
     processID: String,
     durability: Durability = .fast,
-    leaseDuration: Duration = SessionLeases.defaultLeaseDuration,
+    leaseDuration: Duration = PostgresCluster.defaultLeaseDuration,
     poolSize: Int? = nil
   ) async throws -> PostgresSessionPersistence {
     let pool = PostgresPool(
@@ -113,27 +114,30 @@ public final class PostgresSessionPersistence: SessionPersistence {
   }
 
   /// Stores `snapshot` and announces it: version 0 creates the session, owned by this
-  /// process; a later version replaces the stored one only while this process owns the
-  /// session, the stored version is older and no newer build wrote it. Its new answers are
-  /// written in the same statement, so they are durable exactly when the state is.
-  /// - Throws: ``SessionLeaseLost`` when another process owns the session, or it was deleted.
+  /// process at the save's epoch; a later version replaces the stored one only while this
+  /// process owns the session at that epoch, the stored version is older and no newer build
+  /// wrote it. Its new answers are written in the same statement, so they are durable
+  /// exactly when the state is.
+  /// - Throws: ``StoreHost/SessionOwnershipLost`` when the session is not this process's at
+  ///   the save's epoch (taken over, handed over, deleted); ``StoreHost/SaveOutcomeUnknown``
+  ///   when the connection failed while committing.
   public func save(_ save: SessionSave) async throws {
     let snapshot = try save.snapshot()
     let state = String(decoding: snapshot.state, as: UTF8.self)
     let payload = SessionNotification.payload(id: snapshot.id, version: snapshot.version, state: state)
     let lastActive = String(snapshot.lastActiveAt.timeIntervalSince1970)
     let answers = Self.answersJSON(snapshot.answers)
-    let versions = [String(snapshot.stateVersion), String(snapshot.reservedVersion)]
+    let versions = [String(snapshot.stateVersion), String(snapshot.reservedVersion), String(snapshot.epoch)]
     if snapshot.version == 0 {
       try await batcher.save(
-        snapshot.id, sql: Self.insert,
+        snapshot.id, epoch: snapshot.epoch, sql: Self.insert,
         parameters: [
           snapshot.id.rawValue, state, String(snapshot.createdAt.timeIntervalSince1970), lastActive, processID,
           payload, answers,
         ] + versions)
     } else {
       try await batcher.save(
-        snapshot.id, sql: Self.update,
+        snapshot.id, epoch: snapshot.epoch, sql: Self.update,
         parameters: [snapshot.id.rawValue, String(snapshot.version), state, lastActive, processID, payload, answers]
           + versions)
     }
@@ -151,32 +155,34 @@ public final class PostgresSessionPersistence: SessionPersistence {
         body = excluded.body, version = excluded.version, answered_at = excluded.answered_at)
     """
 
-  /// Creates a session at version 0, owned by this process, and announces it at commit; saved
-  /// again at version 0 (with new answers), it updates the row while this process owns it.
-  /// Returns a row when it saved. Parameters: id, state, created_at, last_active_at, owner,
-  /// notification payload, answers, state version, reserved version.
+  /// Creates a session at version 0, owned by this process at an epoch, and announces it at
+  /// commit; saved again at version 0 (with new answers), it updates the row while this
+  /// process owns it at that epoch. Returns a row when it saved. Parameters: id, state,
+  /// created_at, last_active_at, owner, notification payload, answers, state version,
+  /// reserved version, epoch.
   static let insert = """
     WITH saved AS (
-      INSERT INTO storehost_sessions (id, version, state, created_at, last_active_at, owner, state_version, reserved_version)
-      VALUES ($1, 0, $2, $3, $4, $5, $8, $9)
+      INSERT INTO storehost_sessions
+        (id, version, state, created_at, last_active_at, owner, state_version, reserved_version, epoch)
+      VALUES ($1, 0, $2, $3, $4, $5, $8, $9, $10)
       ON CONFLICT (id) DO UPDATE SET last_active_at = excluded.last_active_at, reserved_version = excluded.reserved_version
-      WHERE storehost_sessions.owner = $5 AND storehost_sessions.version = 0
+      WHERE storehost_sessions.owner = $5 AND storehost_sessions.epoch = $10 AND storehost_sessions.version = 0
       RETURNING id),
     \(answersOfSaved)
     SELECT pg_notify('\(PostgresSchema.sessionChannel)', $6) FROM saved
     """
 
-  /// Stores a newer version of a session this process owns (or the same version with newer
-  /// answers), and announces it at commit. Returns a row when it saved: never for a session
-  /// taken over by another process, deleted meanwhile, or written by a newer build, so a
-  /// stalled former owner cannot overwrite or bring it back. Parameters: id, version,
-  /// state, last_active_at, owner, notification payload, answers, state version, reserved
-  /// version.
+  /// Stores a newer version of a session this process owns at the save's epoch (or the same
+  /// version with newer answers), and announces it at commit. Returns a row when it saved:
+  /// never for a session taken over, handed over or released since (its epoch moved on),
+  /// deleted meanwhile, or written by a newer build, so a stalled former owner cannot
+  /// overwrite or bring it back. Parameters: id, version, state, last_active_at, owner,
+  /// notification payload, answers, state version, reserved version, epoch.
   static let update = """
     WITH saved AS (
       UPDATE storehost_sessions SET version = $2, state = $3, last_active_at = $4, state_version = $8,
         reserved_version = $9
-      WHERE id = $1 AND owner = $5 AND version <= $2 AND state_version <= $8
+      WHERE id = $1 AND owner = $5 AND epoch = $10 AND version <= $2 AND state_version <= $8
       RETURNING id),
     \(answersOfSaved)
     SELECT pg_notify('\(PostgresSchema.sessionChannel)', $6) FROM saved
@@ -221,6 +227,9 @@ public final class PostgresSessionPersistence: SessionPersistence {
   }
 
   /// Every save and delete is committed before it returns, so there is nothing to wait for.
+  /// Every process streams a session from its saves' notifications: each version is saved.
+  public var streamsFromSaves: Bool { true }
+
   public func flush() async throws {
     try await pool.run { _ in }
   }
@@ -269,17 +278,19 @@ public final class PostgresSessionPersistence: SessionPersistence {
 
 extension SessionSnapshot {
   /// The columns ``init(row:)`` reads, in order.
-  static let columns = "id, version, state, created_at, last_active_at, state_version, reserved_version"
+  static let columns = "id, version, state, created_at, last_active_at, state_version, reserved_version, epoch"
 
-  /// A row of ``columns``, without answers.
+  /// A row of ``columns``, without answers (the epoch may be left out: 0).
   init(row: [String?]) throws {
-    guard row.count == 7, let id = row[0].flatMap(SessionID.init), let version = row[1].flatMap({ Int($0) }),
-      let state = row[2], let created = row[3].flatMap({ Double($0) }), let active = row[4].flatMap({ Double($0) }),
-      let stateVersion = row[5].flatMap({ Int($0) }), let reserved = row[6].flatMap({ Int($0) })
+    guard row.count == 7 || row.count == 8, let id = row[0].flatMap(SessionID.init),
+      let version = row[1].flatMap({ Int($0) }), let state = row[2], let created = row[3].flatMap({ Double($0) }),
+      let active = row[4].flatMap({ Double($0) }), let stateVersion = row[5].flatMap({ Int($0) }),
+      let reserved = row[6].flatMap({ Int($0) })
     else { throw SessionPersistenceError.invalidRecord("unreadable row in storehost_sessions") }
     self.init(
       id: id, version: version, state: Data(state.utf8), stateVersion: stateVersion, reservedVersion: reserved,
-      createdAt: Date(timeIntervalSince1970: created), lastActiveAt: Date(timeIntervalSince1970: active))
+      createdAt: Date(timeIntervalSince1970: created), lastActiveAt: Date(timeIntervalSince1970: active),
+      epoch: row.count == 8 ? row[7].flatMap { Int($0) } ?? 0 : 0)
   }
 }
 
