@@ -72,6 +72,8 @@ let package = Package(
     .library(name: "HTTP", targets: ["HTTP"]),
     .library(name: "StoreHost", targets: ["StoreHost"]),
     .library(name: "StoreHostPostgres", targets: ["StoreHostPostgres"]),
+    // The demo's features, for a test exported from a demo session's history.
+    .library(name: "StoreHostDemo", targets: ["StoreHostDemo"]),
     .executable(name: "storehost", targets: ["storehost"]),
   ] + tcaNamedModules.map { .library(name: $0, targets: [$0]) },
   dependencies: isDependencyCheckout

@@ -4,7 +4,7 @@ plain sockets): big states, many streams on one session, many sessions sharing a
 what fast durability loses at kill -9.
 
 Usage: bench.py STOREHOST_BINARY [scenario ...]
-Scenarios: todos, streams, sessions, durability (default: all). See run.sh.
+Scenarios: todos, streams, sessions, durability, history (default: all). See run.sh.
 """
 import argparse
 import json
@@ -349,6 +349,61 @@ def sessions(binary, args):
         server.stop()
 
 
+def history(binary, args):
+    """What keeping each session's history costs, with --history 0 and 500: memory per
+    session (new; right after 525 actions each, while steps wait for their save; and after a
+    restart, once a request brought each session back, as a session with a full history is
+    kept), and server CPU per action (actions sent 25 to a request, so that the HTTP work per
+    action is small beside the history's)."""
+    count = args.history_sessions
+    batch = 25
+    requests = 520 // batch + 1
+    typing = [{"todos": {"binding": {"newTodoText": f"Buy {word}"}}} for word in LOREM.split()[:batch - 1]]
+    actions = json.dumps(typing + [{"counter": "incrementButtonTapped"}]).encode()
+    for length in [0, 500] * args.history_rounds:
+        flags = ["--history", str(length), "--max-sessions", str(count + 10), *UNLIMITED]
+        server = Server(binary, *flags).start()
+        try:
+            time.sleep(0.5)
+            client = Client(server.port)
+            before = server.rss_kib()
+            created = [client.create_session() for _ in range(count)]
+            time.sleep(1)
+            fresh = server.rss_kib()
+            cpu = server.cpu_seconds()
+            for session in created:
+                for _ in range(requests):
+                    client.send(session, actions)
+            cpu = server.cpu_seconds() - cpu
+            sent = count * requests * batch
+            time.sleep(1)
+            after = server.rss_kib()
+            client.close()
+        finally:
+            server.stop()
+        server = Server(binary, *flags, data=server.data).start()
+        try:
+            time.sleep(2)
+            client = Client(server.port)
+            for session in created:
+                client.state(session)
+            time.sleep(1)
+            restarted = server.rss_kib()
+            client.close()
+        finally:
+            server.stop()
+        row(f"--history {length}: {count:,} demo sessions, server RSS before / new / after {sent // count} actions "
+            f"each / after a restart and a request to each", f"{before / 1024:.1f} / {fresh / 1024:.1f} / {after / 1024:.1f} / "
+            f"{restarted / 1024:.1f} MiB")
+        row(f"--history {length}: memory per session (RSS delta / sessions), new / after the actions / after a restart",
+            f"{(fresh - before) / count:.1f} / {(after - before) / count:.1f} / {(restarted - before) / count:.1f} KiB")
+        row(f"--history {length}: server CPU per action ({sent:,} actions, {batch} a request)",
+            f"{cpu / sent * 1e6:.1f} µs")
+        disk = sum(os.path.getsize(os.path.join(server.data, name)) for name in os.listdir(server.data)
+                   if name.startswith("sessions.sqlite"))
+        row(f"--history {length}: session database on disk, per session", f"{disk / count / 1024:.1f} KiB")
+
+
 def durability(binary, args):
     """Fast mode under saturation, killed with SIGKILL: how long before the kill the earliest
     acknowledged action that the restarted server does not have was answered."""
@@ -401,7 +456,7 @@ def durability(binary, args):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("binary")
-    parser.add_argument("scenarios", nargs="*", default=["todos", "streams", "sessions", "durability"])
+    parser.add_argument("scenarios", nargs="*", default=["todos", "streams", "sessions", "durability", "history"])
     parser.add_argument("--seconds", type=int, default=5)
     parser.add_argument("--todos", type=int, default=1000)
     parser.add_argument("--state-bytes", type=int, default=18 * 1024)
@@ -411,6 +466,8 @@ def main():
     parser.add_argument("--patches", action="store_true", help="sessions scenario: patch streams")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--kills", type=int, default=5)
+    parser.add_argument("--history-sessions", type=int, default=1000)
+    parser.add_argument("--history-rounds", type=int, default=2, help="history scenario: runs of each setting, alternating")
     args = parser.parse_args()
     print("| benchmark | result |")
     print("| --- | --- |")

@@ -1,5 +1,6 @@
 // Debug: the session's action log (`?log=1`) and every change, in arrival order, beside the
-// live state. It listens from the moment the page loads, whichever page is showing.
+// live state. It listens from the moment the page loads, whichever page is showing. Below
+// them, time travel over the history the server keeps of the session.
 import { plural } from "./render.js";
 
 const maxEntries = 500;
@@ -51,6 +52,8 @@ export function setupDebug(section, { client, showError }) {
     }
   });
 
+  const history = setupHistory(section, { client, showError });
+
   section.querySelector("#debug-new-session").addEventListener("click", async () => {
     if (!confirm("Start a new, empty session in this tab? The current one ends, unless another tab shows it.")) return;
     try {
@@ -87,6 +90,7 @@ export function setupDebug(section, { client, showError }) {
   }
 
   return (state, version) => {
+    history.sessionChanged();
     sessionText.textContent = client.sessionId ?? "–";
     versionText.textContent = String(version);
     stateVersion.textContent = `version ${version}`;
@@ -101,6 +105,167 @@ export function setupDebug(section, { client, showError }) {
     }
   };
 }
+
+/**
+ * Time travel: the steps of the session's history that the server keeps
+ * (`GET /api/sessions/{id}/history`), a slider over them showing the state at each step's
+ * version and the actions that made it, "Fork from here" (a new session from that state,
+ * opened in a new tab) and "Export test" (the TestStore test that rebuilds the session).
+ * View only: nothing here is sent to the live session. The history is loaded when the Debug
+ * page opens, and again with "Reload history".
+ *
+ * @param {HTMLElement} section
+ * @param {{ client: import("./render.js").PageContext["client"], showError: (message: string) => void }} context
+ */
+function setupHistory(section, { client, showError }) {
+  const body = section.querySelector("#history-body");
+  const empty = section.querySelector("#history-empty");
+  const slider = section.querySelector("#history-slider");
+  const position = section.querySelector("#history-position");
+  const versionText = section.querySelector("#history-version");
+  const timeText = section.querySelector("#history-time");
+  const kindText = section.querySelector("#history-kind");
+  const actionsList = section.querySelector("#history-actions");
+  const opsList = section.querySelector("#history-ops");
+  const stateView = section.querySelector("#history-state");
+  const load = section.querySelector("#history-load");
+  const fork = section.querySelector("#history-fork");
+  const exportLink = section.querySelector("#history-export");
+  /** @type {Array<any>} */
+  let steps = [];
+  /** The states already fetched, by version. */
+  const states = new Map();
+  let loadedFor = null;
+  let shownStep = 0;
+
+  /** `path` below this session's URL, with its cookie; throws the server's error message. */
+  async function request(path, init = {}) {
+    const response = await fetch(`/api/sessions/${encodeURIComponent(client.sessionId ?? "")}${path}`, {
+      credentials: "same-origin",
+      ...init,
+    });
+    const answer = await response.json().catch(() => null);
+    if (!response.ok) throw new Error(answer?.error?.message ?? `The server answered ${response.status}.`);
+    return answer;
+  }
+
+  async function loadHistory() {
+    const id = client.sessionId;
+    if (!id) return;
+    loadedFor = id;
+    load.disabled = true;
+    try {
+      const loaded = [];
+      let from = 0;
+      for (;;) {
+        const page = await request(`/history?from=${from}&limit=500`);
+        loaded.push(...page.steps);
+        if (page.next === null) break;
+        from = page.next;
+      }
+      steps = loaded;
+      states.clear();
+      body.hidden = steps.length === 0;
+      empty.hidden = steps.length > 0;
+      slider.max = String(Math.max(steps.length - 1, 0));
+      slider.value = slider.max;
+      fork.disabled = steps.length === 0;
+      exportLink.setAttribute("href", `/api/sessions/${encodeURIComponent(id)}/history/test.swift`);
+      exportLink.setAttribute("aria-disabled", String(steps.length === 0));
+      load.textContent = "Reload history";
+      await showStep(steps.length - 1);
+    } catch (error) {
+      body.hidden = true;
+      empty.hidden = false;
+      empty.textContent = error.message;
+    } finally {
+      load.disabled = false;
+    }
+  }
+
+  /** Shows step `index`: its version, time, kind, actions and patch, and the state after it. */
+  async function showStep(index) {
+    const step = steps[index];
+    if (!step) return;
+    shownStep = index;
+    position.textContent = `step ${index + 1} of ${steps.length}`;
+    versionText.textContent = `v${step.version}`;
+    const time = new Date(step.time);
+    timeText.textContent = formatTime(time);
+    timeText.setAttribute("datetime", time.toISOString());
+    kindText.textContent = stepKinds[step.kind] ?? step.kind;
+    actionsList.replaceChildren(
+      ...step.actions.map((recorded) => {
+        const item = document.createElement("li");
+        item.append(text("span", "log-payload", recorded.source === "effect" ? "effect → " : "client → "));
+        item.append(describeAction(recorded.action));
+        return item;
+      }),
+    );
+    opsList.replaceChildren(...(step.patch ?? []).map(describeOp));
+    if (step.patch?.length === 0) opsList.append(text("li", "log-payload", "no change"));
+    let state = states.get(step.version);
+    if (state === undefined) {
+      try {
+        state = JSON.stringify((await request(`/history/${step.version}`)).state, null, 2);
+        states.set(step.version, state);
+      } catch (error) {
+        state = error.message;
+      }
+    }
+    // A later step may have been chosen meanwhile.
+    if (shownStep === index) stateView.textContent = state;
+  }
+
+  slider.addEventListener("input", () => showStep(Number(slider.value)));
+  load.addEventListener("click", loadHistory);
+
+  fork.addEventListener("click", async () => {
+    const step = steps[Number(slider.value)];
+    if (!step) return;
+    // Opened now, while the click counts as the user's, so no popup blocker stops it.
+    const tab = window.open("about:blank", "_blank");
+    try {
+      const forked = await request("/fork", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ version: step.version }),
+      });
+      const url = new URL(location.href);
+      url.searchParams.set("session", forked.id);
+      url.hash = "#/debug";
+      if (tab) tab.location.href = url.href;
+      else showError(`Forked session ${forked.id}; the browser did not let this page open a tab for it.`);
+    } catch (error) {
+      tab?.close();
+      showError(error.message);
+    }
+  });
+
+  exportLink.addEventListener("click", (event) => {
+    if (exportLink.getAttribute("aria-disabled") === "true") event.preventDefault();
+  });
+
+  window.addEventListener("hashchange", () => {
+    if (location.hash === "#/debug") loadHistory();
+  });
+
+  return {
+    /** Loads the history the first time the page shows a session here, and again for a new one. */
+    sessionChanged() {
+      if (client.sessionId && loadedFor !== client.sessionId && !section.hidden) loadHistory();
+    },
+  };
+}
+
+/** What each kind of history step says. */
+const stepKinds = {
+  actions: "",
+  shared: "a shared value changed elsewhere",
+  created: "the session began",
+  resumed: "the session was rebuilt from its saved state",
+  cleared: "the history was cleared",
+};
 
 /** One log row: time, a kind badge, and a body. */
 function entry(kind, badge, time, body) {

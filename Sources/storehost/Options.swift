@@ -22,6 +22,7 @@ struct Settings {
 
   init() {
     server.port = 8080
+    host.historyLength = 500
   }
 }
 
@@ -159,6 +160,10 @@ extension Option {
       help: "Recent versions kept per session for Last-Event-ID resume."
     ) { $0.host.limits.eventHistoryLength = $1 },
     .number(
+      "--history", "STOREHOST_HISTORY", unit: "N", default: 500, in: 0...100_000,
+      help: "Steps of each session's history kept and saved with it (actions, who sent them, versions); 0 keeps none and deletes what was kept."
+    ) { $0.host.historyLength = $1 },
+    .number(
       "--max-state-bytes", "STOREHOST_MAX_STATE_BYTES", unit: "BYTES", default: 1 << 20, in: 1024...(1 << 30),
       help: "Largest session state, as bytes of JSON, an action may leave; one that would pass it changes nothing and answers 413."
     ) { $0.host.limits.maxStateBytes = $1 },
@@ -288,11 +293,13 @@ func usage() -> String {
     "usage: storehost [options]",
     "       storehost healthcheck [options]",
     "       storehost schema [--typescript]",
+    "       storehost history export-test [--data DIR] ID",
     "",
     "Serves the StoreHost demo: one root store per browser session, over HTTP.",
     "Each option can also be set with its environment variable; flags win.",
     "'healthcheck' asks the server those options describe for /healthz; exits 0 on 200.",
     "'schema' prints the JSON Schema of GET /api/schema, or its TypeScript declarations.",
+    "'history export-test' prints the Swift test that rebuilds session ID from its saved history.",
     "",
   ]
   for option in Option.all {

@@ -14,17 +14,11 @@ enum SessionsCommand {
   static let listed = 10
 
   static func run(_ arguments: [String]) -> Int32 {
-    guard arguments.first == "check" else { return fail(usage, status: 2) }
+    guard arguments.first == "check" else { return Subcommand.fail(usage, status: 2) }
     let settings: Settings
-    do {
-      guard let parsed = try parseSettings(arguments: Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
-      else {
-        print(usage)
-        return 0
-      }
-      settings = parsed
-    } catch {
-      return fail(error.description, status: 2)
+    switch Subcommand.settings(Array(arguments.dropFirst()), usage: usage) {
+    case .success(let parsed): settings = parsed
+    case .failure(let exit): return exit.status
     }
     let snapshots: [SessionSnapshot]
     let source: String
@@ -38,7 +32,7 @@ enum SessionsCommand {
           FileManager.default.fileExists(atPath: source) ? try SQLiteSessionPersistence.readSessions(path: source) : []
       }
     } catch {
-      return fail("cannot read the saved sessions in \(settings.database == nil ? settings.dataDirectory : "the database"): \(error)", status: 1)
+      return Subcommand.fail("cannot read the saved sessions in \(settings.database == nil ? settings.dataDirectory : "the database"): \(error)", status: 1)
     }
     let report = SessionHost<AppFeature.State, AppFeature.Action>.check(snapshots)
     let stateVersion = SavedState.version(of: AppFeature.State.self)
@@ -50,10 +44,5 @@ enum SessionsCommand {
     }
     if report.unreadable.count > listed { print("  and \(report.unreadable.count - listed) more") }
     return report.unreadable.isEmpty ? 0 : 1
-  }
-
-  private static func fail(_ message: String, status: Int32) -> Int32 {
-    FileHandle.standardError.write(Data("storehost: \(message)\n".utf8))
-    return status
   }
 }

@@ -12,7 +12,9 @@ public struct DependencyValues: Sendable {
   @TaskLocal static var accessedName: String?
 
   /// Set while dependencies are being overridden (`withDependencies`), where reading a
-  /// test value to change part of it is no use of it.
+  /// test value to change part of it is no use of it; and while a reducer runs with its
+  /// effects dropped (``Reducer/droppingEffects()``), where what it reads for its effects is
+  /// never used.
   @TaskLocal static var isSetting = false
 
   private var overrides: [ObjectIdentifier: any Sendable] = [:]

@@ -53,15 +53,24 @@ public enum SavedState {
   public static func decode<State: Decodable>(_ type: State.Type, from json: JSONValue, savedAt version: Int) throws
     -> State
   {
+    var json = json
+    try migrate(&json, of: type, savedAt: version)
+    return try json.decode(as: type)
+  }
+
+  /// Turns `json`, saved under state version `version`, into the JSON of `type`'s state
+  /// version, one migration step at a time; does nothing when it is that version already.
+  ///
+  /// - Throws: ``SavedStateError/savedByNewerBuild(savedVersion:currentVersion:)`` when
+  ///   `version` is later than `type`'s, or the migration's error.
+  public static func migrate<State>(_ json: inout JSONValue, of type: State.Type, savedAt version: Int) throws {
     let current = Self.version(of: type)
     guard version <= current else {
       throw SavedStateError.savedByNewerBuild(savedVersion: version, currentVersion: current)
     }
-    var json = json
     if version < current, let migratable = type as? any MigratableState.Type {
       for step in version..<current { try migratable.migrate(&json, from: step) }
     }
-    return try json.decode(as: type)
   }
 
   /// Decodes the JSON text `bytes`, saved under state version `version` (see

@@ -12,8 +12,10 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
   private let reduce: (inout State, Action) -> Effect<Action>
   private let dependencies: DependencyValues
   private let isDuplicate: (@Sendable (State, State) -> Bool)?
-  /// Decides whether a change a `send` makes may become a version (see ``Store/init(initialState:reducer:withDependencies:acceptingChange:)``).
+  /// Decides whether a change a `send` makes may become a version (see ``Store/init(initialState:reducer:withDependencies:acceptingChange:observingActions:)``).
   private let acceptChange: (@Sendable (StoreSnapshot<State>) -> Bool)?
+  /// Told about every action reduced (see ``StoreActionObserver``).
+  private let actionObserver: (any StoreActionObserver<Action>)?
 
   private var state: State
   private var version = 0
@@ -52,13 +54,15 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
     reducer: some Reducer<State, Action>,
     dependencies: DependencyValues,
     isDuplicate: (@Sendable (State, State) -> Bool)?,
-    acceptChange: (@Sendable (StoreSnapshot<State>) -> Bool)? = nil
+    acceptChange: (@Sendable (StoreSnapshot<State>) -> Bool)? = nil,
+    actionObserver: (any StoreActionObserver<Action>)? = nil
   ) {
     self.state = initialState
     self.reduce = reducer._reduceFunction()
     self.dependencies = dependencies
     self.isDuplicate = isDuplicate
     self.acceptChange = acceptChange
+    self.actionObserver = actionObserver
     super.init()
     lock.withLock { _ in followSharedValues() }
   }
@@ -73,7 +77,9 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
     // A struct, not a tuple: generic code would look a tuple's metadata up on every send.
     let sent = lock.withLock { _ -> Sent in
       guard !isTornDown, !(fromEffect && Task.isCancelled) else { return Sent(task: StoreTask(tasks: []), collected: nil) }
-      let task = SharedDelivery.collecting(into: sharedChanges) { reduceQueue(startingWith: action) }
+      let task = SharedDelivery.collecting(into: sharedChanges) {
+        reduceQueue(startingWith: action, origin: fromEffect ? .effect : .send)
+      }
       return Sent(task: task, collected: sharedChanges.take())
     }
     // Observers' deferred work runs, and other stores holding the shared values changed
@@ -91,12 +97,14 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
   /// state. A change that ``acceptChange`` refuses is undone: the state is restored, the
   /// tasks the actions started are cancelled before they can send, and the cancellations
   /// they asked for are dropped. Called with `lock` held.
-  private func reduceQueue(startingWith action: Action) -> StoreTask {
+  private func reduceQueue(startingWith action: Action, origin: ActionOrigin) -> StoreTask {
+    defer { actionObserver?.didReduceSend() }
     let previous: State? = isDuplicate == nil ? nil : state
     queue.append(action)
     var index = 0
     DependencyValues.$current.withValue(dependencies) {
       while index < queue.count {
+        actionObserver?.willReduce(queue[index], origin: index == 0 ? origin : .queued)
         let effect = reduce(&state, queue[index])
         index += 1
         start(effect, cancelIDs: [])

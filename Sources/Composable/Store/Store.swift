@@ -66,15 +66,19 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// actions started are cancelled before they can send anything, the cancellations they
   /// asked for are dropped, and the returned task's `isRefused` is `true`. Shared values
   /// the actions changed stay changed, since other stores may already see them.
+  ///
+  /// `actionObserver`, when given, is told about every action reduced and who sent it (see
+  /// ``StoreActionObserver``).
   @_spi(Hosting) public convenience init<R: Reducer<State, Action>>(
     initialState: @autoclosure () -> R.State,
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil,
-    acceptingChange acceptChange: @escaping @Sendable (StoreSnapshot<State>) -> Bool
+    acceptingChange acceptChange: @escaping @Sendable (StoreSnapshot<State>) -> Bool,
+    observingActions actionObserver: (any StoreActionObserver<Action>)? = nil
   ) where State: Equatable {
     self.init(
       initialState: initialState, reducer: reducer, prepareDependencies: prepareDependencies,
-      isDuplicate: { $0 == $1 }, acceptChange: acceptChange)
+      isDuplicate: { $0 == $1 }, acceptChange: acceptChange, actionObserver: actionObserver)
   }
 
   private convenience init<R: Reducer<State, Action>>(
@@ -82,7 +86,8 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     reducer: () -> R,
     prepareDependencies: ((inout DependencyValues) -> Void)?,
     isDuplicate: (@Sendable (State, State) -> Bool)?,
-    acceptChange: (@Sendable (StoreSnapshot<State>) -> Bool)? = nil
+    acceptChange: (@Sendable (StoreSnapshot<State>) -> Bool)? = nil,
+    actionObserver: (any StoreActionObserver<Action>)? = nil
   ) {
     var dependencies = DependencyValues.current
     if let prepareDependencies { DependencyValues.prepare(&dependencies, with: prepareDependencies) }
@@ -90,7 +95,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     self.init(
       core: RootCore(
         initialState: state, reducer: reducer(), dependencies: dependencies,
-        isDuplicate: isDuplicate, acceptChange: acceptChange),
+        isDuplicate: isDuplicate, acceptChange: acceptChange, actionObserver: actionObserver),
       parent: nil)
   }
 

@@ -2,7 +2,7 @@
 public struct StoreTask: Hashable, Sendable {
   let tasks: [Task<Void, Never>]
   /// Whether the store refused the change the action would have made, leaving its state
-  /// as it was (see ``Store/init(initialState:reducer:withDependencies:acceptingChange:)``).
+  /// as it was (see ``Store/init(initialState:reducer:withDependencies:acceptingChange:observingActions:)``).
   @_spi(Hosting) public let isRefused: Bool
 
   init(tasks: [Task<Void, Never>], isRefused: Bool = false) {

@@ -20,6 +20,7 @@ extension SessionHost {
     router.get("/metrics") { [self] request in metricsResponse(request) }
     router.get("/api/schema") { [self] _ in schemaResponse() }
     router.get(BrowserClient.path + "{file}") { request in try BrowserClient.respond(to: request) }
+    addHistoryRoutes(to: &router)
   }
 
   // MARK: Handlers
@@ -28,12 +29,17 @@ extension SessionHost {
   private func createSession(_ request: Request) async throws -> Response {
     guard !request.isDraining else { throw HTTPError.shuttingDown() }
     try Authentication.checkSameOrigin(request)
-    let session = try await createSession()
+    return try createdSessionResponse(try await createSession())
+  }
+
+  /// 201 `{"id", "token", "version", "state"}` (and the members of `extra`, when given) and
+  /// the token cookie, for a session just created.
+  func createdSessionResponse(_ session: Session<State, Action>, adding extra: [UInt8]? = nil) throws -> Response {
     let token = tokenSigner.issue(sessionID: session.id)
     let (state, version) = try session.currentJSON()
-    var response = jsonResponse(
-      Array(#"{"id":"\#(session.id)","token":"\#(token)","version":\#(version),"state":"#.utf8) + state + [UInt8(ascii: "}")],
-      status: 201)
+    var json = Array(#"{"id":"\#(session.id)","token":"\#(token)","version":\#(version),"state":"#.utf8) + state
+    if let extra { json += [UInt8(ascii: ",")] + extra }
+    var response = jsonResponse(json + [UInt8(ascii: "}")], status: 201)
     response.headers.add(
       "Set-Cookie", Authentication.cookie(for: token, session: session.id, secure: configuration.secureCookies))
     return response

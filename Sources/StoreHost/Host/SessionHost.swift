@@ -4,10 +4,11 @@ import HTTP
 import Synchronization
 
 /// Builds a session's store from its initial state, its dependencies, the fanout its action
-/// log goes to, and the check each change must pass to become a version.
+/// log goes to, the recorder of its history (if kept), and the check each change must pass
+/// to become a version.
 typealias StoreFactory<State: Sendable, Action: Sendable> =
   (
-    State, @escaping (inout DependencyValues) -> Void, EventFanout,
+    State, @escaping (inout DependencyValues) -> Void, EventFanout, (any StoreActionObserver<Action>)?,
     @escaping @Sendable (StoreSnapshot<State>) -> Bool
   ) -> Store<State, Action>
 
@@ -52,13 +53,19 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   /// In a cluster: where clients' actions are reduced, off the event loops.
   let reducerThreads: ReducerThreads?
   let metrics = HostMetrics()
-  private let makeInitialState: @Sendable () -> State
+  let makeInitialState: @Sendable () -> State
   /// Builds each session's store. Not `@Sendable` because reducer types need not be; it
   /// only builds fresh values from the reducer closure, so calling it from any task is safe.
   nonisolated(unsafe) private let makeStore: StoreFactory<State, Action>
+  /// The feature's reducer, for replaying a session's history. Not `@Sendable` for the same
+  /// reason; a reducer holds no per-store state, so reducing with it from any task is safe.
+  nonisolated(unsafe) let feature: Reduce<State, Action>
+  /// The feature's type, module first (`StoreHostDemo.AppFeature`): what a test exported
+  /// from a session's history runs.
+  let featureTypeName: String
   /// Sent to a session's store when it is rebuilt from its saved state (see ``init(configuration:persistence:cluster:tokenSigner:initialState:reducer:withDependencies:resumedAction:)``).
   private let resumedAction: Action?
-  private let prepareDependencies: @Sendable (inout DependencyValues) -> Void
+  let prepareDependencies: @Sendable (inout DependencyValues) -> Void
   /// The sessions in memory, and those moving between memory and storage.
   let sessions = Mutex(LiveSessions<State, Action>())
   /// Saved sessions this build cannot read, with why: kept, never served or deleted here.
@@ -121,12 +128,15 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     // Built once and shared by every session's store: a reducer is a value holding no
     // per-store state (dependencies are read per action, effects belong to each store).
     let feature = Reduce(reducer())
-    self.makeStore = { state, dependencies, events, acceptChange in
+    self.feature = feature
+    self.featureTypeName = String(reflecting: Feature.self)
+    self.makeStore = { state, dependencies, events, actionObserver, acceptChange in
       Store(
         initialState: state,
         reducer: { ActionLogging(base: feature, events: events) },
         withDependencies: dependencies,
-        acceptingChange: acceptChange)
+        acceptingChange: acceptChange,
+        observingActions: actionObserver)
     }
     // An owner announces the actions of the sessions that `?log=1` streams watch anywhere.
     followers?.whenActionWatchChanged { [weak self] id, watched in
@@ -160,11 +170,14 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
 
   /// The state a snapshot saved, migrated to this build's state version and decoded, with
   /// the keyed shared values of a fresh initial state in place of the detached copies
-  /// decoding makes, so it follows its keys again.
+  /// decoding makes, so it follows its keys again; both made with the session's
+  /// dependencies, so its session-scoped keys are its own.
   func readState(of snapshot: SessionSnapshot) throws -> State {
-    var state = try SavedState.decode(State.self, from: snapshot.state, savedAt: snapshot.stateVersion)
-    withDependencies(prepareDependencies) { reattachSharedValues(&state, from: makeInitialState()) }
-    return state
+    try withDependencies(dependencies(of: snapshot.id, history: nil)) {
+      var state = try SavedState.decode(State.self, from: snapshot.state, savedAt: snapshot.stateVersion)
+      reattachSharedValues(&state, from: makeInitialState())
+      return state
+    }
   }
 
   /// Starts telling the sessions' presence watchers how many streams the host has open,
@@ -194,11 +207,16 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   /// ``SessionLimits/idleTimeout`` end, in memory or in storage; and stored answers older
   /// than ``SessionLimits/idempotencyKeyLifetime`` are forgotten. In a cluster, idle sessions
   /// are given up instead (they stay stored, and any process takes them over when asked).
+  /// A host that keeps no history (``SessionHostConfiguration/historyLength`` 0) first
+  /// deletes any history stored while it was kept, trying again on each check until it did.
   public func startEvictingIdleSessions() {
     let limits = configuration.limits
     let interval = max(min(limits.restAfter, limits.idleTimeout) / 10, .milliseconds(100))
+    let keepsHistory = configuration.historyLength > 0
     let task = Task { [weak self] in
+      var historyDeleted = keepsHistory
       while !Task.isCancelled {
+        if !historyDeleted, let self { historyDeleted = (try? await persistence.deleteAllHistory()) != nil }
         try? await Task.sleep(for: interval)
         guard let self else { return }
         await evictIdleSessions()
@@ -248,12 +266,21 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   /// its reserved version; throws when this build cannot read the state.
   func session(restoring snapshot: SessionSnapshot, reservation: SessionReservation) throws -> Session<State, Action> {
     let state = try readState(of: snapshot)
+    let history = makeHistory(restoring: snapshot.history)
     return try Session(
       id: snapshot.id, version: reservation.version, createdAt: snapshot.createdAt,
       restored: (snapshot.answers, reservation.reservedVersion), limits: configuration.limits,
       durability: configuration.durability, stateVersion: SavedState.version(of: State.self), epoch: snapshot.epoch,
-      keepsUnsavedChanges: cluster == nil, persistence: persistence, initialState: { state },
-      dependencies: dependencies(of: snapshot.id), makeStore: makeStore)
+      keepsUnsavedChanges: cluster == nil, persistence: persistence, history: history, initialState: { state },
+      dependencies: dependencies(of: snapshot.id, history: history), makeStore: makeStore)
+  }
+
+  /// A recorder of a session's history going on from `restored`, when the host keeps one.
+  private func makeHistory(restoring restored: [HistoryRecord] = []) -> HistoryRecorder<State, Action>? {
+    guard configuration.historyLength > 0 else { return nil }
+    return HistoryRecorder(
+      capacity: configuration.historyLength, stateVersion: SavedState.version(of: State.self),
+      keepsSavedSteps: !persistence.storesHistory, restored: restored)
   }
 
   /// Sends ``resumedAction`` to a session rebuilt from its saved state.
@@ -261,11 +288,18 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     if let resumedAction { session.store.send(resumedAction) }
   }
 
-  /// The dependencies of a session's store: the host's, and the session's id.
-  private func dependencies(of id: SessionID) -> (inout DependencyValues) -> Void {
+  /// The dependencies of a session's store: the host's, and the session's id; with a
+  /// history, the UUIDs and dates its reducer draws are recorded.
+  private func dependencies(
+    of id: SessionID, history: HistoryRecorder<State, Action>?
+  ) -> (inout DependencyValues) -> Void {
     { [prepareDependencies] values in
       prepareDependencies(&values)
       values.sessionID = id.rawValue
+      if let history {
+        values.uuid = history.recording(values.uuid)
+        values.date = history.recording(values.date)
+      }
     }
   }
 
@@ -300,16 +334,19 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     return removed
   }
 
-  /// Creates a session, or throws 503 when the host holds ``SessionLimits/maxSessions`` in
-  /// memory and none of them can go to rest. In a cluster it is stored at version 0 at once,
-  /// owned by this process, so any process can find it.
-  func createSession() async throws -> Session<State, Action> {
+  /// Creates a session starting from the state `initialState` makes with the session's
+  /// dependencies (the host's initial state when `nil`), or throws 503 when the host holds
+  /// ``SessionLimits/maxSessions`` in memory and none of them can go to rest. In a cluster it
+  /// is stored at version 0 at once, owned by this process, so any process can find it.
+  func createSession(initialState: (() -> State)? = nil) async throws -> Session<State, Action> {
     let id = SessionID.random()
+    let history = makeHistory()
     let session = try Session(
       id: id, version: 0, createdAt: Date(), restored: nil, limits: configuration.limits,
       durability: configuration.durability, stateVersion: SavedState.version(of: State.self),
       epoch: cluster == nil ? 0 : 1, keepsUnsavedChanges: cluster == nil, persistence: persistence,
-      initialState: makeInitialState, dependencies: dependencies(of: id), makeStore: makeStore)
+      history: history, initialState: initialState ?? makeInitialState,
+      dependencies: dependencies(of: id, history: history), makeStore: makeStore)
     do {
       try await makeRoom()
     } catch {
@@ -334,13 +371,33 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     return session
   }
 
-  /// Ends `session`: cancels its effects, ends its streams, forgets it and deletes it.
+  /// Ends `session`: cancels its effects, ends its streams, forgets it and deletes it. Until
+  /// the deletion is committed, a request for it waits, then finds no session: reading its
+  /// stored row, it would bring the session back.
   func end(_ session: Session<State, Action>) async {
-    guard forgetSession(session) else { return }
+    let id = session.id
+    let ended = AsyncStream.makeStream(of: Never.self)
+    let deleting = sessions.withLock { table -> Task<SessionMove, Never>? in
+      guard table.live[id] === session else { return nil }
+      table.live[id] = nil
+      let deleting = Task { [self] in
+        // Deleted once the session saves no more.
+        for await _ in ended.stream {}
+        try? await persistence.delete(id)
+        try? await persistence.flush()
+        sessions.withLock { $0.moving[id] = nil }
+        return SessionMove.notFound
+      }
+      table.moving[id] = deleting
+      return deleting
+    }
+    guard let deleting else { return }
     session.end()
-    cluster?.didRelease(session.id, epoch: session.epoch)
-    inMemoryStorage.removeValues(forSession: session.id.rawValue)
+    ended.continuation.finish()
+    forwardStreaks.forget(id)
+    cluster?.didRelease(id, epoch: session.epoch)
+    inMemoryStorage.removeValues(forSession: id.rawValue)
     metrics.sessionsEnded.add(1, ordering: .relaxed)
-    try? await persistence.delete(session.id)
+    _ = await deleting.value
   }
 }

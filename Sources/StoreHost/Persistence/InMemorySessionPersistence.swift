@@ -31,7 +31,20 @@ public actor InMemorySessionPersistence: SessionPersistence {
     var snapshot = try save.snapshot()
     snapshot.createdAt = stored?.createdAt ?? snapshot.createdAt
     snapshot.answers = (stored?.answers ?? []).merged(with: snapshot.answers)
+    snapshot.history = (stored?.history ?? []).merged(with: save.newHistory?())
     snapshots[snapshot.id] = snapshot
+  }
+
+  public nonisolated var storesHistory: Bool { true }
+
+  public func history(of id: SessionID) throws -> [HistoryRecord] {
+    try checkOpen()
+    return snapshots[id]?.history ?? []
+  }
+
+  public func deleteAllHistory() throws {
+    try checkOpen()
+    for id in snapshots.keys { snapshots[id]?.history = [] }
   }
 
   public func reserve(_ reservations: [SessionReservation]) throws {

@@ -23,7 +23,7 @@ enum PendingChange: Sendable {
   /// The row change to write, the state encoded now.
   func write() throws -> SessionWrite {
     switch self {
-    case .save(let save): .save(try save.snapshot())
+    case .save(let save): .save(try save.snapshot(), history: save.newHistory?())
     case .reserve(let reservation): .reserve(reservation)
     case .delete: .delete
     }
@@ -32,7 +32,7 @@ enum PendingChange: Sendable {
 
 /// A change as the table writes it.
 enum SessionWrite {
-  case save(SessionSnapshot)
+  case save(SessionSnapshot, history: HistoryWrite?)
   case reserve(SessionReservation)
   case delete
 }

@@ -114,6 +114,25 @@ public final class SQLiteSessionPersistence: SessionPersistence {
     queue.enqueueForgetAnswers(before: date)
   }
 
+  /// Saves carry history steps, stored in the `history` table.
+  public var storesHistory: Bool { true }
+
+  /// The session's stored history, read by the writer after what is queued is committed.
+  public func history(of id: SessionID) async throws -> [HistoryRecord] {
+    try await withCheckedThrowingContinuation { queue.enqueueHistoryLoad(id, $0) }
+  }
+
+  /// Deletes every session's history in the next transaction, and returns once it committed.
+  public func deleteAllHistory() async throws {
+    try await withCheckedThrowingContinuation { queue.enqueueDeleteAllHistory(WriteQueue.Waiter($0)) }
+  }
+
+  /// The session `id` stored in the SQLite file at `path`, with its history, read without
+  /// writing to the file (as ``readSessions(path:)``): `nil` when it is not stored.
+  public static func readSession(_ id: SessionID, path: String) throws -> SessionSnapshot? {
+    try SessionTable.readSession(id, path: path)
+  }
+
   /// Every session stored in the SQLite file at `path`, without its remembered answers,
   /// read without writing to the file: a build about to be deployed can check that it reads
   /// them while another StoreHost version still serves the file.

@@ -9,8 +9,9 @@ public protocol SessionPersistence: Sendable {
   /// Every stored session, after all earlier saves and deletes took effect.
   func loadAll() async throws -> [SessionSnapshot]
 
-  /// One stored session with its remembered answers, as last committed; `nil` when none is
-  /// stored under `id`. A host brings a resting session into memory with this.
+  /// One stored session with its remembered answers, and its history or an outline of it
+  /// (see ``HistoryRecord/state``) when it ``storesHistory``, as last committed; `nil` when
+  /// none is stored under `id`. A host brings a resting session into memory with this.
   func load(_ id: SessionID) async throws -> SessionSnapshot?
 
   /// The ids of up to `limit` stored sessions last active in `range`, most recently active
@@ -34,12 +35,27 @@ public protocol SessionPersistence: Sendable {
   /// not stored, or stored at a later version, is left as it is.
   func reserve(_ reservations: [SessionReservation]) async throws
 
-  /// Forgets the session, with its remembered answers. A later ``save(_:)`` of the same id
-  /// stores it again.
+  /// Forgets the session, with its remembered answers and its history. A later ``save(_:)``
+  /// of the same id stores it again.
   func delete(_ id: SessionID) async throws
 
   /// Forgets the remembered answers given before `date`.
   func forgetAnswers(answeredBefore date: Date) async throws
+
+  /// Whether this persistence stores the history steps that saves carry
+  /// (``SessionSave/newHistory``) and gives them back with ``history(of:)``: a host then
+  /// keeps only the steps not saved yet in memory. The default implementation says no.
+  var storesHistory: Bool { get }
+
+  /// The stored history steps of the session `id`, oldest first, whole, after every earlier
+  /// save took effect. The default implementation has none.
+  func history(of id: SessionID) async throws -> [HistoryRecord]
+
+  /// Forgets the history of every stored session (``SessionSave/newHistory``): a host that
+  /// keeps none calls it when its housekeeping starts, so turning history off deletes what
+  /// was kept. A persistence that stores no history (it ignores ``SessionSave/newHistory``)
+  /// has nothing to do, which is what the default implementation does.
+  func deleteAllHistory() async throws
 
   /// Returns once every earlier save and delete is durable, or throws why it is not.
   func flush() async throws
@@ -75,6 +91,15 @@ extension SessionPersistence {
   public func save(_ snapshot: SessionSnapshot) async throws {
     try await save(SessionSave(snapshot))
   }
+
+  /// For persistences that store no history: no.
+  public var storesHistory: Bool { false }
+
+  /// For persistences that store no history: none.
+  public func history(of id: SessionID) async throws -> [HistoryRecord] { [] }
+
+  /// For persistences that store no history: nothing to do.
+  public func deleteAllHistory() async throws {}
 }
 
 /// Errors of ``SessionPersistence`` implementations beyond those of the storage itself.

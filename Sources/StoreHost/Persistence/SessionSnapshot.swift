@@ -19,6 +19,9 @@ public struct SessionSnapshot: Hashable, Sendable {
   /// Answers to requests sent with an `Idempotency-Key`, none reporting a version past
   /// ``version``.
   public var answers: [RememberedAnswer]
+  /// The session's kept history, oldest step first (see ``HistoryRecord``); empty when none
+  /// is kept.
+  public var history: [HistoryRecord]
   /// In a cluster, the session's ownership epoch: moved on by every takeover, handover and
   /// release, so a save made under an earlier one is refused (see ``SessionCluster``). 0
   /// where one process owns every session.
@@ -26,7 +29,7 @@ public struct SessionSnapshot: Hashable, Sendable {
 
   public init(
     id: SessionID, version: Int, state: Data, stateVersion: Int = 0, reservedVersion: Int? = nil, createdAt: Date,
-    lastActiveAt: Date, answers: [RememberedAnswer] = [], epoch: Int = 0
+    lastActiveAt: Date, answers: [RememberedAnswer] = [], history: [HistoryRecord] = [], epoch: Int = 0
   ) {
     self.id = id
     self.version = version
@@ -36,6 +39,7 @@ public struct SessionSnapshot: Hashable, Sendable {
     self.createdAt = createdAt
     self.lastActiveAt = lastActiveAt
     self.answers = answers
+    self.history = history
     self.epoch = epoch
   }
 
@@ -70,11 +74,17 @@ public struct SessionSave: Sendable {
   /// ``version``. Read when the save is written, in the same transaction as the state, so
   /// an answer is durable exactly when the state it reports is.
   public let newAnswers: @Sendable () -> [RememberedAnswer]
+  /// The history steps to store with this save, when the session keeps a history: read
+  /// when the save is written, in the same transaction as the state.
+  public let newHistory: (@Sendable () -> HistoryWrite)?
+  /// Told once this save is durable: the history steps it wrote are saved.
+  var didCommitHistory: (@Sendable () -> Void)?
 
   public init(
     id: SessionID, version: Int, stateVersion: Int = 0, reservedVersion: Int? = nil, createdAt: Date,
     lastActiveAt: Date, epoch: Int = 0, encodeState: @escaping @Sendable () throws -> [UInt8],
-    newAnswers: @escaping @Sendable () -> [RememberedAnswer] = { [] }
+    newAnswers: @escaping @Sendable () -> [RememberedAnswer] = { [] },
+    newHistory: (@Sendable () -> HistoryWrite)? = nil
   ) {
     self.id = id
     self.version = version
@@ -85,16 +95,24 @@ public struct SessionSave: Sendable {
     self.epoch = epoch
     self.encodeState = encodeState
     self.newAnswers = newAnswers
+    self.newHistory = newHistory
   }
 
-  /// A save of `snapshot`, whose state is encoded already, with its answers.
+  /// A save of `snapshot`, whose state is encoded already, with its answers, and its
+  /// history unless that is an outline (see ``HistoryRecord/state``), which leaves the
+  /// stored history as it is.
   public init(_ snapshot: SessionSnapshot) {
     let state = [UInt8](snapshot.state)
     let answers = snapshot.answers
+    var newHistory: (@Sendable () -> HistoryWrite)?
+    if let first = snapshot.history.first, snapshot.history.allSatisfy({ !$0.json.isEmpty }) {
+      let write = HistoryWrite(records: snapshot.history, firstKeptStep: first.step)
+      newHistory = { write }
+    }
     self.init(
       id: snapshot.id, version: snapshot.version, stateVersion: snapshot.stateVersion,
       reservedVersion: snapshot.reservedVersion, createdAt: snapshot.createdAt, lastActiveAt: snapshot.lastActiveAt,
-      epoch: snapshot.epoch, encodeState: { state }, newAnswers: { answers })
+      epoch: snapshot.epoch, encodeState: { state }, newAnswers: { answers }, newHistory: newHistory)
   }
 
   /// The snapshot to store: the state encoded now, with the new answers as of now.

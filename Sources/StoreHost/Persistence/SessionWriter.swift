@@ -36,7 +36,9 @@ enum SessionWriter {
       for (id, change) in batch.changes {
         do { writes[id] = try change.write() } catch { failures[id] = error }
       }
-      let refused = commit(writes, forgettingAnswersBefore: batch.forgetAnswersBefore, to: table, queue: queue)
+      let refused = commit(
+        writes, forgettingAnswersBefore: batch.forgetAnswersBefore, deletingAllHistory: batch.deleteAllHistory,
+        to: table, queue: queue)
       if !isLast, !refused.isEmpty {
         queue.requeue(batch.changes.filter { refused[$0.key] != nil })
       }
@@ -56,6 +58,9 @@ enum SessionWriter {
             return try table.loadAll()
           })
       }
+      for (id, waiter) in batch.historyWaiters {
+        waiter.resume(with: Result { try table.history(of: id) })
+      }
       if isLast { return (batch, failures) }
     }
   }
@@ -65,17 +70,18 @@ enum SessionWriter {
     error.map { .failure($0) } ?? .success(())
   }
 
-  /// Commits `changes`, forgetting the answers given before `answersBefore`, in one
-  /// transaction. When that fails, commits each change on its own, so one change SQLite
-  /// refuses cannot hold back every other session. Returns the changes that failed and why.
+  /// Commits `changes`, forgetting the answers given before `answersBefore` and with
+  /// `deletingAllHistory` every history, in one transaction. When that fails, commits each
+  /// change on its own, so one change SQLite refuses cannot hold back every other session.
+  /// Returns the changes that failed and why.
   private static func commit(
-    _ changes: [SessionID: SessionWrite], forgettingAnswersBefore answersBefore: Date?, to table: SessionTable,
-    queue: WriteQueue
+    _ changes: [SessionID: SessionWrite], forgettingAnswersBefore answersBefore: Date?, deletingAllHistory: Bool,
+    to table: SessionTable, queue: WriteQueue
   ) -> [SessionID: any Error] {
-    guard !changes.isEmpty || answersBefore != nil else { return [:] }
+    guard !changes.isEmpty || answersBefore != nil || deletingAllHistory else { return [:] }
     let started = ContinuousClock.now
     do {
-      try table.write(changes, forgettingAnswersBefore: answersBefore)
+      try table.write(changes, forgettingAnswersBefore: answersBefore, deletingAllHistory: deletingAllHistory)
       queue.recordCommit(changeCount: changes.count, duration: .now - started)
       return [:]
     } catch {

@@ -36,10 +36,14 @@ final class WriteQueue: Sendable {
     var urgentWaiters = 0
     /// Answers given before this are forgotten in the batch's transaction.
     var forgetAnswersBefore: Date?
+    /// Every session's history is deleted first in the batch's transaction.
+    var deleteAllHistory = false
     /// Flushes, resumed once every change committed.
     var flushWaiters: [Waiter] = []
     /// Resumed with every session after the changes committed.
     var loadWaiters: [CheckedContinuation<[SessionSnapshot], any Error>] = []
+    /// Resumed with a session's stored history after the changes committed.
+    var historyWaiters: [(id: SessionID, waiter: CheckedContinuation<[HistoryRecord], any Error>)] = []
     /// Resumed after the connection closed.
     var closeWaiters: [Waiter] = []
   }
@@ -61,6 +65,7 @@ final class WriteQueue: Sendable {
     /// Someone is waiting: the writer should start now.
     var isUrgent: Bool {
       isClosed || batch.urgentWaiters > 0 || !batch.flushWaiters.isEmpty || !batch.loadWaiters.isEmpty
+        || !batch.historyWaiters.isEmpty
     }
   }
 
@@ -103,6 +108,18 @@ final class WriteQueue: Sendable {
     } orFail: { _ in }
   }
 
+  /// Has the next batch delete every session's history first, then resume `waiter` once
+  /// it committed.
+  func enqueueDeleteAllHistory(_ waiter: Waiter) {
+    enqueue { state in
+      state.batch.deleteAllHistory = true
+      state.batch.flushWaiters.append(waiter)
+      return true
+    } orFail: {
+      waiter.resume(throwing: $0)
+    }
+  }
+
   /// Asks the writer to commit everything queued, then resume `waiter`.
   func enqueueFlush(_ waiter: Waiter) {
     enqueue { state in
@@ -117,6 +134,17 @@ final class WriteQueue: Sendable {
   func enqueueLoad(_ waiter: CheckedContinuation<[SessionSnapshot], any Error>) {
     enqueue { state in
       state.batch.loadWaiters.append(waiter)
+      return true
+    } orFail: {
+      waiter.resume(throwing: $0)
+    }
+  }
+
+  /// Asks the writer to commit everything queued, then read the session `id`'s history for
+  /// `waiter`.
+  func enqueueHistoryLoad(_ id: SessionID, _ waiter: CheckedContinuation<[HistoryRecord], any Error>) {
+    enqueue { state in
+      state.batch.historyWaiters.append((id, waiter))
       return true
     } orFail: {
       waiter.resume(throwing: $0)

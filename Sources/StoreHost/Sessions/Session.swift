@@ -17,7 +17,7 @@ import Synchronization
 /// becomes a version (``SessionChanges``), which diffs it against the previous version
 /// and checks the size limit; the patch found there is what `?patch=1` streams get, and the
 /// state's JSON is made once per version, only when a client, a read or a save needs it.
-final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Sendable {
+final class Session<State: Codable & Equatable & Sendable, Action: Encodable & Sendable>: Sendable {
   let id: SessionID
   let store: Store<State, Action>
   let events: EventFanout
@@ -51,6 +51,8 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     var isLeaving = false
     var whenIdle: [CheckedContinuation<Void, Never>] = []
   }
+  /// The session's recent history, when the host keeps one (see ``SessionHistory``).
+  let history: HistoryRecorder<State, Action>?
 
   private struct Activity {
     var lastActiveAt: Date
@@ -146,6 +148,7 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
   /// is durable at `version` with versions up to `publishLimit` reserved, and starts with
   /// the answers saved with it; a new one is not saved until ``saveLatest()``, and may
   /// publish up to the first save's reservation, which no stored row can contradict.
+  /// `history`, when given, records the session from here (its store tells it every action).
   init(
     id: SessionID,
     version: Int,
@@ -157,6 +160,7 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     epoch: Int = 0,
     keepsUnsavedChanges: Bool = true,
     persistence: any SessionPersistence,
+    history: HistoryRecorder<State, Action>? = nil,
     initialState: () throws -> State,
     dependencies: @escaping (inout DependencyValues) -> Void,
     makeStore: StoreFactory<State, Action>
@@ -169,18 +173,26 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     self.stateVersion = stateVersion
     self.epoch = epoch
     self.keepsUnsavedChanges = keepsUnsavedChanges
+    self.history = history
     let state = try withDependencies(dependencies) { try initialState() }
     let initial = StoreSnapshot(state: state, version: 0)
     let json = try initial.encodedState().trimmed()
     let changes = SessionChanges(initial: initial, size: json.count, maxSize: limits.maxStateBytes)
     self.changes = changes
+    history?.begin(restored == nil ? .created : .resumed, at: version, json: json)
     let published = PublishedState(version: version, json: json)
     self.events = EventFanout(initial: published, historyLength: limits.eventHistoryLength)
     self.publishing = Mutex(
       Publishing(
         latest: published, publishLimit: restored?.publishLimit ?? version + reservationWindow,
         durableVersion: restored == nil ? version - 1 : version))
-    self.store = makeStore(state, dependencies, events) { changes.accept($0) }
+    self.store = makeStore(state, dependencies, events, history) { next in
+      guard changes.accept(next) else {
+        history?.didRefuse()
+        return false
+      }
+      return true
+    }
     changes.adoptInitial(store.snapshot)
     self.activity = Mutex(
       Activity(
@@ -332,6 +344,13 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     if let deferred { queueSave(save(of: deferred)) }
   }
 
+  /// Forgets the session's history, which starts again at the current version, and saves
+  /// that, so the stored history goes too.
+  func clearHistory() {
+    history?.clear()
+    saveLatest()
+  }
+
   /// Waits until every change so far is published and saved.
   func flush() async throws {
     let unsaved = publishing.withLock { publishing -> PublishedState? in
@@ -431,11 +450,13 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     let current = store.snapshot
     let version = baseVersion + current.version
     let size = changes.size
+    let history = history?.saving(through: version)
     let final = SessionSave(
       id: id, version: version, stateVersion: stateVersion, reservedVersion: version, createdAt: createdAt,
       lastActiveAt: activity.withLock { $0.lastActiveAt }, epoch: epoch,
       encodeState: { try current.encodedState(capacity: size + 64) },
-      newAnswers: { [self] in idempotency.withLock { $0.unsavedAnswers(through: version) } })
+      newAnswers: { [self] in idempotency.withLock { $0.unsavedAnswers(through: version) } },
+      newHistory: history?.write)
     if let error = publishing.withLock({ publishing -> (any Error)? in
       publishing.isClosed = true
       return publishing.brokenBy
@@ -470,6 +491,7 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
   private func stateDidChange(_ snapshot: StoreSnapshot<State>) {
     guard snapshot.version > 0 else { return }
     let change = changes.didPublish(snapshot)
+    history?.didPublish(change, version: baseVersion + snapshot.version)
     let startFlush = publishing.withLock { publishing in
       publishing.pending.append(change)
       defer { publishing.isFlushing = true }
@@ -530,14 +552,18 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
   }
 
   /// A save of `published`, reserving ``reservationWindow`` versions past it, with the
-  /// answers not saved yet.
+  /// answers and the history not saved yet.
   private func save(of published: PublishedState) -> SessionSave {
     let version = published.version
-    return SessionSave(
+    let history = history?.saving(through: version)
+    var save = SessionSave(
       id: id, version: version, stateVersion: stateVersion, reservedVersion: version + reservationWindow,
       createdAt: createdAt, lastActiveAt: activity.withLock { $0.lastActiveAt }, epoch: epoch,
       encodeState: { try published.json() },
-      newAnswers: { [self] in idempotency.withLock { $0.unsavedAnswers(through: version) } })
+      newAnswers: { [self] in idempotency.withLock { $0.unsavedAnswers(through: version) } },
+      newHistory: history?.write)
+    save.didCommitHistory = history?.didCommit
+    return save
   }
 
   /// Hands `save` to the persistence, unless saving stopped after a failure (then `completion`
@@ -566,7 +592,10 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
   /// after it, which cover its versions too: once none is left and none made it good, saving
   /// stops and every waiter fails.
   private func didCommit(_ save: SessionSave, error: (any Error)?) {
-    if error == nil { idempotency.withLock { $0.didSave(through: save.version) } }
+    if error == nil {
+      idempotency.withLock { $0.didSave(through: save.version) }
+      save.didCommitHistory?()
+    }
     let (ready, retry) = publishing.withLock { publishing -> ([Waiter], Bool) in
       publishing.pendingSaves -= 1
       var ready: [Waiter] = []

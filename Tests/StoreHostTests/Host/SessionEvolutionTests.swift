@@ -8,7 +8,7 @@ import Testing
 
 /// A note as a first build writes it...
 @Reducer
-private struct NoteV0 {
+struct NoteV0 {
   struct State: Equatable, Codable, Sendable {
     var text = ""
   }
@@ -28,7 +28,7 @@ private struct NoteV0 {
 
 /// ...and as the next build writes it: `text` renamed `body`, with a migration.
 @Reducer
-private struct NoteV1 {
+struct NoteV1 {
   struct State: Equatable, Codable, Sendable, MigratableState {
     var body = ""
 

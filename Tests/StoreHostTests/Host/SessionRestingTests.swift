@@ -88,6 +88,22 @@ private func host(
     #expect(host.session(busy.id) === busy)
   }
 
+  @Test func anEndedSessionIsNotBroughtBackFromItsRowBeforeTheDeletionCommits() async throws {
+    let database = try TemporaryDatabase()
+    defer { database.remove() }
+    // Fast saves, committed a second after they are queued unless someone waits.
+    let persistence = try await database.open(.fast, batchDelay: .seconds(1))
+    let host = try host(persistence)
+    let session = try await host.createSession()
+    session.store.send(.add)
+    try await session.flush()
+    await host.end(session)
+    await #expect(throws: HTTPError.sessionNotFound()) { try await host.liveSession(session.id) }
+    #expect(try await persistence.load(session.id) == nil)
+    #expect(host.sessionCount == 0)
+    await host.shutdown()
+  }
+
   @Test func expiredSessionsEndInMemoryAndInStorage() async throws {
     let persistence = InMemorySessionPersistence()
     let host = try host(persistence)

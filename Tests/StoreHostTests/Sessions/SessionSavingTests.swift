@@ -48,7 +48,7 @@ private struct Unreachable: Error {}
       id: SessionID.random(), version: 0, createdAt: Date(), restored: ([], 0), limits: SessionLimits(),
       durability: .strict, stateVersion: 0, epoch: 1, keepsUnsavedChanges: !inCluster, persistence: persistence,
       initialState: { Tally.State() }, dependencies: { _ in },
-      makeStore: { state, dependencies, _, accept in
+      makeStore: { state, dependencies, _, _, accept in
         Store(initialState: state, reducer: { Tally() }, withDependencies: dependencies, acceptingChange: accept)
       })
   }

@@ -57,6 +57,10 @@ final class SQLiteStatement {
     sqlite3_column_text(handle, column).map { String(cString: $0) } ?? ""
   }
 
+  func isNull(at column: Int32) -> Bool {
+    sqlite3_column_type(handle, column) == SQLITE_NULL
+  }
+
   func blob(at column: Int32) -> Data {
     let count = Int(sqlite3_column_bytes(handle, column))
     guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return Data() }

@@ -12,6 +12,7 @@ final class SessionReader: @unchecked Sendable {
   private let connection: SQLiteConnection
   private let selectSession: SQLiteStatement
   private let selectAnswers: SQLiteStatement
+  private let selectHistoryOutline: SQLiteStatement
   private let selectActive: SQLiteStatement
 
   /// Opens `path`, whose tables the writer created.
@@ -20,6 +21,7 @@ final class SessionReader: @unchecked Sendable {
     try connection.check(sqlite3_busy_timeout(connection.handle, Int32(busyTimeout / .milliseconds(1))))
     selectSession = try connection.prepare("SELECT \(SessionTable.sessionColumns) FROM sessions WHERE id = ?1")
     selectAnswers = try connection.prepare("SELECT \(SessionTable.answerColumns) FROM answers WHERE session_id = ?1")
+    selectHistoryOutline = try connection.prepare(HistoryTable.selectOutline)
     selectActive = try connection.prepare(
       """
       SELECT id FROM sessions WHERE last_active_at_ms >= ?1 AND last_active_at_ms < ?2
@@ -27,7 +29,8 @@ final class SessionReader: @unchecked Sendable {
       """)
   }
 
-  /// The session stored under `id`, with its answers.
+  /// The session stored under `id`, with its answers and the outline of its history (see
+  /// ``HistoryRecord/state``): the rest of its history stays in the file until asked for.
   func load(_ id: SessionID) async throws -> SessionSnapshot? {
     try await read { [self] in
       try selectSession.bind(.text(id.rawValue))
@@ -35,6 +38,8 @@ final class SessionReader: @unchecked Sendable {
       var snapshot = try SessionTable.snapshot(selectSession)
       try selectAnswers.bind(.text(id.rawValue))
       while try selectAnswers.step() { snapshot.answers.append(SessionTable.answer(selectAnswers, from: 0)) }
+      try selectHistoryOutline.bind(.text(id.rawValue))
+      snapshot.history = try HistoryTable.records(from: selectHistoryOutline)[id] ?? []
       return snapshot
     }
   }

@@ -1,19 +1,21 @@
 import CSQLite
 import Foundation
 
-/// The `sessions` and `answers` tables in one SQLite file, with their statements prepared
-/// once. Owned by the persistence's writer thread.
+/// The `sessions`, `answers` and `history` tables in one SQLite file, with their statements
+/// prepared once. Owned by the persistence's writer thread.
 ///
 /// - `sessions`: one row per session: its latest saved `version` and `state` (compact JSON),
 ///   the `state_version` of the build that wrote it, the `reserved_version` it may have
 ///   published up to (see ``SessionSnapshot/reservedVersion``), and times in milliseconds.
 /// - `answers`: the remembered answers of `Idempotency-Key` requests, one row per session and
 ///   key, written in the same transaction as the state they report.
+/// - `history`: the kept steps of each session's history (``HistoryRecord``), one row per
+///   session and step, written in the same transaction as the state they lead to.
 final class SessionTable {
   /// The schema this code writes, kept in `PRAGMA user_version`: 1 had no answers, 2 kept
   /// them as JSON in a column of `sessions`, 3 in a table of their own, with state and
-  /// reserved versions.
-  static let schemaVersion = 3
+  /// reserved versions, 4 added the history.
+  static let schemaVersion = 4
 
   private let connection: SQLiteConnection
   private let upsert: SQLiteStatement
@@ -22,6 +24,7 @@ final class SessionTable {
   private let remove: SQLiteStatement
   private let removeAnswers: SQLiteStatement
   private let expireAnswers: SQLiteStatement
+  private let history: HistoryTable
   private let selectAll: SQLiteStatement
   private let selectAnswers: SQLiteStatement
   private let begin: SQLiteStatement
@@ -58,6 +61,7 @@ final class SessionTable {
     remove = try connection.prepare("DELETE FROM sessions WHERE id = ?1")
     removeAnswers = try connection.prepare("DELETE FROM answers WHERE session_id = ?1")
     expireAnswers = try connection.prepare("DELETE FROM answers WHERE answered_at_ms < ?1")
+    history = try HistoryTable(connection)
     selectAll = try connection.prepare("SELECT \(Self.sessionColumns) FROM sessions ORDER BY id")
     selectAnswers = try connection.prepare(
       "SELECT session_id, \(Self.answerColumns) FROM answers ORDER BY answered_at_ms")
@@ -65,21 +69,27 @@ final class SessionTable {
     commit = try connection.prepare("COMMIT")
   }
 
-  /// Writes every change, and forgets the answers given before `answersBefore`, in one
-  /// transaction: all of it, or none when this throws.
-  func write(_ changes: [SessionID: SessionWrite], forgettingAnswersBefore answersBefore: Date? = nil) throws {
+  /// Writes every change, forgets the answers given before `answersBefore`, and with
+  /// `deletingAllHistory` every session's history, in one transaction: all of it, or none
+  /// when this throws.
+  func write(
+    _ changes: [SessionID: SessionWrite], forgettingAnswersBefore answersBefore: Date? = nil,
+    deletingAllHistory: Bool = false
+  ) throws {
     try begin.bind()
     try begin.step()
     do {
+      if deletingAllHistory { try history.deleteAll() }
       for (id, change) in changes {
         switch change {
-        case .save(let snapshot):
+        case .save(let snapshot, let historyWrite):
           try upsert.bind(
             .text(id.rawValue), .integer(Int64(snapshot.version)), .blob(snapshot.state),
             .integer(Self.milliseconds(snapshot.createdAt)), .integer(Self.milliseconds(snapshot.lastActiveAt)),
             .integer(Int64(snapshot.stateVersion)), .integer(Int64(snapshot.reservedVersion)))
           try upsert.step()
           for answer in snapshot.answers { try insert(answer, of: id) }
+          if let historyWrite { try history.write(historyWrite, of: id) }
         case .reserve(let reservation):
           try reserve.bind(
             .text(id.rawValue), .integer(Int64(reservation.version)), .integer(Int64(reservation.reservedVersion)))
@@ -89,6 +99,7 @@ final class SessionTable {
           try remove.step()
           try removeAnswers.bind(.text(id.rawValue))
           try removeAnswers.step()
+          try history.delete(id)
         }
       }
       if let answersBefore {
@@ -110,8 +121,9 @@ final class SessionTable {
     try insertAnswer.step()
   }
 
-  /// Every stored session with its answers, ordered by id.
+  /// Every stored session with its answers and the outline of its history, ordered by id.
   func loadAll() throws -> [SessionSnapshot] {
+    let histories = try history.readOutlines()
     var answers: [SessionID: [RememberedAnswer]] = [:]
     try selectAnswers.bind()
     while try selectAnswers.step() {
@@ -123,6 +135,7 @@ final class SessionTable {
     while try selectAll.step() {
       var snapshot = try Self.snapshot(selectAll)
       snapshot.answers = answers[snapshot.id] ?? []
+      snapshot.history = histories[snapshot.id] ?? []
       snapshots.append(snapshot)
     }
     return snapshots
@@ -177,6 +190,21 @@ final class SessionTable {
     return snapshots
   }
 
+  /// The stored history steps of the session `id`, oldest first, whole.
+  func history(of id: SessionID) throws -> [HistoryRecord] {
+    try history.read(id)
+  }
+
+  /// The session `id` stored in the file at `path`, with its history (and without its
+  /// remembered answers), read as ``readSessions(path:)`` reads: `nil` when it is not stored.
+  static func readSession(_ id: SessionID, path: String) throws -> SessionSnapshot? {
+    guard var snapshot = try readSessions(path: path).first(where: { $0.id == id }) else { return nil }
+    let connection = try SQLiteConnection(path: path, readOnly: true)
+    try connection.check(sqlite3_busy_timeout(connection.handle, 5000))
+    if try userVersion(connection) >= 4 { snapshot.history = try HistoryTable.read(id, from: connection) }
+    return snapshot
+  }
+
   // MARK: Schema
 
   /// Creates the tables in a new file, or brings an older file's up to ``schemaVersion``, in
@@ -187,50 +215,57 @@ final class SessionTable {
     guard version < schemaVersion else { return }
     try connection.execute("BEGIN IMMEDIATE")
     do {
-      if version == 0 {
-        try connection.execute(
-          """
-          CREATE TABLE sessions (
-            id TEXT PRIMARY KEY NOT NULL,
-            version INTEGER NOT NULL,
-            state BLOB NOT NULL,
-            created_at_ms INTEGER NOT NULL,
-            last_active_at_ms INTEGER NOT NULL,
-            state_version INTEGER NOT NULL DEFAULT 0,
-            reserved_version INTEGER NOT NULL DEFAULT 0
-          );
-          """)
-      } else {
-        try connection.execute(
-          """
-          ALTER TABLE sessions ADD COLUMN state_version INTEGER NOT NULL DEFAULT 0;
-          ALTER TABLE sessions ADD COLUMN reserved_version INTEGER NOT NULL DEFAULT 0;
-          UPDATE sessions SET reserved_version = version;
-          """)
-      }
-      try connection.execute(
-        """
-        CREATE TABLE answers (
-          session_id TEXT NOT NULL,
-          key TEXT NOT NULL,
-          body_digest TEXT NOT NULL,
-          status INTEGER NOT NULL,
-          body TEXT NOT NULL,
-          version INTEGER NOT NULL,
-          answered_at_ms INTEGER NOT NULL,
-          PRIMARY KEY (session_id, key)
-        ) WITHOUT ROWID;
-        CREATE INDEX answers_answered_at ON answers (answered_at_ms);
-        """)
-      if version == 2 {
-        try moveAnswersToTheirTable(connection)
-        try connection.execute("ALTER TABLE sessions DROP COLUMN answers")
-      }
+      if version < 3 { try migrateToAnswersTable(connection, from: version) }
+      try HistoryTable.create(in: connection)
       try connection.execute("PRAGMA user_version=\(schemaVersion)")
       try connection.execute("COMMIT")
     } catch {
       try? connection.execute("ROLLBACK")
       throw error
+    }
+  }
+
+  /// Brings the tables of schema `version` (0 for a new file) to schema 3: sessions with
+  /// state and reserved versions, and answers in a table of their own.
+  private static func migrateToAnswersTable(_ connection: SQLiteConnection, from version: Int) throws {
+    if version == 0 {
+      try connection.execute(
+        """
+        CREATE TABLE sessions (
+          id TEXT PRIMARY KEY NOT NULL,
+          version INTEGER NOT NULL,
+          state BLOB NOT NULL,
+          created_at_ms INTEGER NOT NULL,
+          last_active_at_ms INTEGER NOT NULL,
+          state_version INTEGER NOT NULL DEFAULT 0,
+          reserved_version INTEGER NOT NULL DEFAULT 0
+        );
+        """)
+    } else {
+      try connection.execute(
+        """
+        ALTER TABLE sessions ADD COLUMN state_version INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sessions ADD COLUMN reserved_version INTEGER NOT NULL DEFAULT 0;
+        UPDATE sessions SET reserved_version = version;
+        """)
+    }
+    try connection.execute(
+      """
+      CREATE TABLE answers (
+        session_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        body_digest TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        answered_at_ms INTEGER NOT NULL,
+        PRIMARY KEY (session_id, key)
+      ) WITHOUT ROWID;
+      CREATE INDEX answers_answered_at ON answers (answered_at_ms);
+      """)
+    if version == 2 {
+      try moveAnswersToTheirTable(connection)
+      try connection.execute("ALTER TABLE sessions DROP COLUMN answers")
     }
   }
 

@@ -1,0 +1,191 @@
+@_spi(Hosting) import Composable
+import Foundation
+import StoreHostJSON
+import Synchronization
+
+/// Records one session's history as its store runs: told by the store about every action it
+/// reduces and who sent it (``Composable/StoreActionObserver``), and by the session about
+/// every version, it makes one step of each send (its actions, and the version and patch
+/// they made, or none) and of each change made elsewhere (a shared value), and keeps the
+/// latest ones (``SessionHistory``).
+///
+/// The UUIDs and dates the reducer draws from its dependencies while reducing an action are
+/// recorded with it (see ``recording(_:)-(UUIDGenerator)``), so a replay can give it the same.
+/// Steps are saved with the session's state (``saving(through:)``).
+final class HistoryRecorder<State: Encodable & Sendable, Action: Encodable & Sendable>: StoreActionObserver, Sendable {
+  /// Why a step without actions was recorded.
+  enum Event: String, Sendable {
+    /// The session began here.
+    case created
+    /// The session was rebuilt from its saved state here (a restart, a takeover).
+    case resumed
+    /// Its history was cleared here.
+    case cleared
+  }
+
+  private struct Recording {
+    var history: SessionHistory
+    /// The session's latest version and its state, for steps that do not change it.
+    var version: Int
+    var latest: SessionChanges<State>.Change?
+    var latestCheckpoint: HistoryCheckpoint?
+    /// The actions of the send being reduced, none once its version is recorded.
+    var pending: [RecordedAction] = []
+    /// The thread reducing them, while it is.
+    var reducingThread: pthread_t?
+
+    /// The latest version's state as a checkpoint, made once.
+    mutating func checkpointOfLatest() -> HistoryCheckpoint {
+      if let latestCheckpoint { return latestCheckpoint }
+      let snapshot = latest!.snapshot
+      let made = HistoryCheckpoint { try snapshot.encodedState() }
+      latestCheckpoint = made
+      return made
+    }
+  }
+
+  /// The state version (``Composable/MigratableState``) of this build.
+  let stateVersion: Int
+  private let recording: Mutex<Recording>
+
+  /// A recorder keeping `capacity` steps, going on from `restored` (the steps saved with the
+  /// session), and keeping saved steps in memory when its persistence does not
+  /// (`keepsSavedSteps`); ``begin(_:at:json:)`` records where it starts.
+  init(capacity: Int, stateVersion: Int, keepsSavedSteps: Bool, restored: [HistoryRecord] = []) {
+    self.stateVersion = stateVersion
+    self.recording = Mutex(
+      Recording(
+        history: SessionHistory(capacity: capacity, keepsSavedSteps: keepsSavedSteps, restored: restored), version: 0))
+  }
+
+  /// Records that the session starts (or starts again) at `version` with the state `json`.
+  func begin(_ event: Event, at version: Int, json: [UInt8]) {
+    recording.withLock { recording in
+      recording.version = version
+      recording.latest = nil
+      recording.latestCheckpoint = HistoryCheckpoint(json: json)
+      appendEvent(event, to: &recording)
+    }
+  }
+
+  /// Forgets every step; the history starts again at the current version.
+  func clear() {
+    recording.withLock { recording in
+      recording.history.removeAll()
+      appendEvent(.cleared, to: &recording)
+    }
+  }
+
+  private func appendEvent(_ event: Event, to recording: inout Recording) {
+    let json = HistoryStepJSON.event(event.rawValue, version: recording.version, time: .now)
+    recording.history.append(
+      version: recording.version, stateVersion: stateVersion, json: json, checkpoint: recording.checkpointOfLatest())
+  }
+
+  // MARK: Recording
+
+  func willReduce(_ action: Action, origin: ActionOrigin) {
+    let recorded = RecordedAction(action, source: origin == .send ? .client : .effect, time: .now)
+    let thread = pthread_self()
+    recording.withLock { recording in
+      if origin != .queued { recording.pending.removeAll() }
+      recording.pending.append(recorded)
+      recording.reducingThread = thread
+    }
+  }
+
+  /// A new version of the state, the session's `version`, in the store's serial section: the
+  /// step of the send being reduced, or of a change made elsewhere.
+  func didPublish(_ change: SessionChanges<State>.Change, version: Int) {
+    let time = Date.now
+    recording.withLock { recording in
+      recording.version = version
+      recording.latest = change
+      recording.latestCheckpoint = nil
+      let json = HistoryStepJSON.step(
+        version: version, time: time, actions: recording.pending, patch: change.patch?.operations)
+      recording.pending.removeAll()
+      let checkpoint = change.patch == nil || recording.history.needsCheckpoint ? recording.checkpointOfLatest() : nil
+      recording.history.append(version: version, stateVersion: stateVersion, json: json, checkpoint: checkpoint)
+    }
+  }
+
+  /// The store refused the change of the send being reduced: it left no trace.
+  func didRefuse() {
+    recording.withLock { $0.pending.removeAll() }
+  }
+
+  func didReduceSend() {
+    let time = Date.now
+    recording.withLock { recording in
+      recording.reducingThread = nil
+      guard !recording.pending.isEmpty else { return }
+      // The actions changed nothing: a step at the same version, with an empty patch.
+      let json = HistoryStepJSON.step(
+        version: recording.version, time: time, actions: recording.pending, patch: Array("[]".utf8))
+      recording.pending.removeAll()
+      let checkpoint = recording.history.needsCheckpoint ? recording.checkpointOfLatest() : nil
+      recording.history.append(version: recording.version, stateVersion: stateVersion, json: json, checkpoint: checkpoint)
+    }
+  }
+
+  /// `generator`, with each UUID it makes while an action is reduced recorded with that action.
+  func recording(_ generator: UUIDGenerator) -> UUIDGenerator {
+    UUIDGenerator { [self] in
+      let uuid = generator()
+      noteDrawn { $0.uuids.append(uuid) }
+      return uuid
+    }
+  }
+
+  /// `generator`, with each date it tells while an action is reduced recorded with that action.
+  func recording(_ generator: DateGenerator) -> DateGenerator {
+    DateGenerator { [self] in
+      let date = generator()
+      noteDrawn { $0.dates.append(date) }
+      return date
+    }
+  }
+
+  /// Adds a value drawn from a dependency to the action being reduced, when the calling
+  /// thread is the one reducing it: an effect running meanwhile on another thread draws for
+  /// itself, not for the action.
+  private func noteDrawn(_ add: (inout RecordedAction) -> Void) {
+    let thread = pthread_self()
+    recording.withLock { recording in
+      guard let reducing = recording.reducingThread, pthread_equal(reducing, thread) != 0,
+        !recording.pending.isEmpty
+      else { return }
+      add(&recording.pending[recording.pending.count - 1])
+    }
+  }
+
+  // MARK: Saving and reading
+
+  /// What a save of the state at `version` stores of the history, and what to call once
+  /// that save is durable.
+  func saving(through version: Int) -> (write: @Sendable () -> HistoryWrite, didCommit: @Sendable () -> Void) {
+    let written = Mutex<Int?>(nil)
+    return (
+      write: { [self] in
+        let (steps, firstKept) = recording.withLock { $0.history.unsavedSteps(through: version) }
+        written.withLock { $0 = steps.last?.step }
+        // States are encoded here, outside the lock, on the writer's thread.
+        return HistoryWrite(records: steps.map(\.record), firstKeptStep: firstKept)
+      },
+      didCommit: { [self] in
+        guard let step = written.withLock({ $0 }) else { return }
+        recording.withLock { $0.history.didSave(through: step) }
+      }
+    )
+  }
+
+  /// What memory holds of the kept steps, oldest first: all of them (`isComplete`), or those
+  /// not saved yet; and the number of the oldest kept step.
+  var inMemory: (steps: [SessionHistory.Step], firstKeptStep: Int, isComplete: Bool) {
+    recording.withLock { ($0.history.steps, $0.history.firstKeptStep, $0.history.keepsSavedSteps) }
+  }
+
+  /// The steps always kept.
+  var capacity: Int { recording.withLock { $0.history.capacity } }
+}
