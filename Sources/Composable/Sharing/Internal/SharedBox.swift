@@ -6,6 +6,7 @@ import Synchronization
 /// ``Shared`` values that share a box see the same value.
 class AnySharedBox: @unchecked Sendable {
   private let subscribers = Mutex(Subscribers())
+  private let watchers = Mutex(Subscribers())
   /// Grows by one with each change of the value.
   let generation = Atomic<UInt64>(0)
   /// Whether the box is the value of a key (``SharedRegistry``), rather than a value of its
@@ -19,6 +20,12 @@ class AnySharedBox: @unchecked Sendable {
   private struct Subscribers {
     var nextID: UInt64 = 0
     var callbacks: [UInt64: @Sendable (SharedChange) -> Void] = [:]
+
+    mutating func add(_ callback: @escaping @Sendable (SharedChange) -> Void) -> UInt64 {
+      defer { nextID += 1 }
+      callbacks[nextID] = callback
+      return nextID
+    }
   }
 
   /// The current value, type-erased.
@@ -27,20 +34,37 @@ class AnySharedBox: @unchecked Sendable {
   /// Calls `onChange` with the new generation and value after each change, until the
   /// returned subscription is cancelled or released.
   func subscribe(_ onChange: @escaping @Sendable (SharedChange) -> Void) -> SharedSubscription {
-    let id = subscribers.withLock { subscribers in
-      defer { subscribers.nextID += 1 }
-      subscribers.callbacks[subscribers.nextID] = onChange
-      return subscribers.nextID
-    }
+    add(onChange, toWatchers: false)
+  }
+
+  /// Calls `onChange` right after each change, on the thread that made it, until the returned
+  /// subscription is cancelled or released: for a reference that must see every value, where
+  /// a subscriber may hear of two changes made in one action only once, after both.
+  func watch(_ onChange: @escaping @Sendable (SharedChange) -> Void) -> SharedSubscription {
+    add(onChange, toWatchers: true)
+  }
+
+  private func add(
+    _ onChange: @escaping @Sendable (SharedChange) -> Void, toWatchers: Bool
+  ) -> SharedSubscription {
+    let id = withList(watchers: toWatchers) { $0.add(onChange) }
     return SharedSubscription { [weak self] in
-      _ = self?.subscribers.withLock { $0.callbacks.removeValue(forKey: id) }
+      _ = self?.withList(watchers: toWatchers) { $0.callbacks.removeValue(forKey: id) }
     }
   }
 
-  /// Records a change: calls the subscribers now, or after the store reducing on this
-  /// thread has released its lock.
+  private func withList<R>(watchers: Bool, _ body: (inout Subscribers) -> R) -> R {
+    watchers ? self.watchers.withLock { body(&$0) } : subscribers.withLock { body(&$0) }
+  }
+
+  /// Records a change: calls the watchers now, and the subscribers now or after the store
+  /// reducing on this thread has released its lock.
   func didChange() {
-    generation.add(1, ordering: .sequentiallyConsistent)
+    let generation = generation.add(1, ordering: .sequentiallyConsistent).newValue
+    if let watching = watchers.withLock({ $0.callbacks.isEmpty ? nil : Array($0.callbacks.values) }) {
+      let change = SharedChange(generation: generation, value: anyValue)
+      for callback in watching { callback(change) }
+    }
     SharedDelivery.changed(self)
   }
 
