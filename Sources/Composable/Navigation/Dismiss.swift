@@ -15,9 +15,20 @@ extension DependencyValues {
 /// the effect.
 public struct DismissEffect: Sendable {
   private let dismiss: (@Sendable () async -> Void)?
+  /// What a feature that nothing presents does when it dismisses itself: a test store's
+  /// feature records it (``TestStore/isDismissed``).
+  private var unpresented: (@Sendable () async -> Void)?
 
   init(_ dismiss: (@Sendable () async -> Void)?) {
     self.dismiss = dismiss
+  }
+
+  /// Dismisses as usual a feature that something presents, and calls `record` for one that
+  /// nothing presents.
+  static func recordingUnpresented(_ record: @escaping @Sendable () async -> Void) -> DismissEffect {
+    var effect = DismissEffect(nil)
+    effect.unpresented = record
+    return effect
   }
 
   /// How the effect running now dismisses its feature: set by `ifLet` and `forEach` on
@@ -26,7 +37,7 @@ public struct DismissEffect: Sendable {
 
   /// Asks the parent to dismiss this feature; reports an issue where nothing presented it.
   public func callAsFunction(fileID: StaticString = #fileID, line: UInt = #line) async {
-    guard let dismiss = dismiss ?? Self.presentation?.dismiss else {
+    guard let dismiss = dismiss ?? Self.presentation?.dismiss ?? unpresented else {
       reportIssue(
         """
         "@Dependency(\\.dismiss)" was called outside a feature presented with "ifLet" on \

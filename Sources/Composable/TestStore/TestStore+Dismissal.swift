@@ -1,0 +1,26 @@
+import Synchronization
+
+extension TestStore {
+  /// Whether the feature dismissed itself (`await dismiss()` with `@Dependency(\.dismiss)`),
+  /// as it asks the parent that presents it to when not under test.
+  ///
+  /// ```swift
+  /// await store.send(\.destination.alert.confirmDeletion) { $0.destination = nil }
+  /// #expect(store.isDismissed)
+  /// ```
+  public var isDismissed: Bool { dismissal.isDismissed }
+}
+
+/// Records a test store's feature dismissing itself.
+final class TestDismissal: Sendable {
+  private let dismissed = Atomic(false)
+
+  var isDismissed: Bool { dismissed.load(ordering: .acquiring) }
+
+  /// The dismiss dependency the feature runs with.
+  var effect: DismissEffect {
+    DismissEffect.recordingUnpresented { [dismissed = self] in
+      dismissed.dismissed.store(true, ordering: .releasing)
+    }
+  }
+}
