@@ -129,28 +129,52 @@ final class SharedBox<Value: Sendable>: AnySharedBox, SharedReference, @unchecke
 
   var box: AnySharedBox { self }
 
-  var value: Value { storage.withLock { $0 } }
+  var value: Value {
+    if changingThread.load(ordering: .acquiring) == Self.currentThread, let changing {
+      return changing.pointee
+    }
+    return storage.withLock { $0 }
+  }
 
   func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-    let result: R
+    // Set synchronously, under the lock.
+    nonisolated(unsafe) var result: R?
     switch storing {
     case .none:
-      result = try storage.withLock { try body(&$0) }
+      try storage.withLock { value in result = try change(&value, body) }
     case .save(let save):
-      result = try storage.withLock { value in
-        let result = try body(&value)
+      try storage.withLock { value in
+        result = try change(&value, body)
         save(value)
-        return result
       }
     case .update(let update):
-      // The body runs on the stored value, once more for each writer that came first;
-      // synchronously, under the lock, so its last result is the one to return.
-      nonisolated(unsafe) var last: R?
-      try storage.withLock { value in value = try update(value) { latest in last = try body(&latest) } }
-      result = last!
+      // The body runs on the stored value, once more for each writer that came first, so
+      // its last result is the one to return.
+      try storage.withLock { value in value = try update(value) { latest in result = try change(&latest, body) } }
     }
     didChange()
-    return result
+    return result!
+  }
+
+  /// The thread running a change's body, and the value it changes. That thread may read the
+  /// value meanwhile, through another reference to it: `$syncUps.withLock { _ =
+  /// $0.remove(id: state.syncUp.id) }`, where `state.$syncUp` is an element of `syncUps`.
+  private let changingThread = Atomic<UInt>(0)
+  nonisolated(unsafe) private var changing: UnsafeMutablePointer<Value>?
+
+  private static var currentThread: UInt { pthread_self() }
+
+  /// Runs `body` on `value` (under the lock), letting this thread read it meanwhile.
+  private func change<R>(_ value: inout Value, _ body: (inout Value) throws -> R) rethrows -> R {
+    try withUnsafeMutablePointer(to: &value) { pointer in
+      changing = pointer
+      changingThread.store(Self.currentThread, ordering: .releasing)
+      defer {
+        changingThread.store(0, ordering: .releasing)
+        changing = nil
+      }
+      return try body(&pointer.pointee)
+    }
   }
 
   /// Sets a value loaded from the key's storage after a change made outside this process

@@ -28,12 +28,19 @@ final class UnwrappedReference<Value: Sendable>: SharedReference, @unchecked Sen
 
   func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
     // Nothing to change in the parent, so not a change of it either.
-    guard parent.value != nil else { return try last.mutex.withLock { try body(&$0) } }
+    guard parent.value != nil else { return try changeLastValue(body) }
     return try parent.withLock { optional in
-      guard var value = optional else { return try last.mutex.withLock { try body(&$0) } }
+      guard var value = optional else { return try changeLastValue(body) }
       defer { optional = value }
       return try body(&value)
     }
+  }
+
+  /// Changes the remembered value, not under its lock while `body` runs, so `body` may read it.
+  private func changeLastValue<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    var value = last.mutex.withLock { $0 }
+    defer { last.mutex.withLock { $0 = value } }
+    return try body(&value)
   }
 
   func read(fromRoot root: any Sendable) -> Value {
