@@ -15,20 +15,9 @@ extension DependencyValues {
 /// the effect.
 public struct DismissEffect: Sendable {
   private let dismiss: (@Sendable () async -> Void)?
-  /// What a feature that nothing presents does when it dismisses itself: a test store's
-  /// feature records it (``TestStore/isDismissed``).
-  private var unpresented: (@Sendable () async -> Void)?
 
   init(_ dismiss: (@Sendable () async -> Void)?) {
     self.dismiss = dismiss
-  }
-
-  /// Dismisses as usual a feature that something presents, and calls `record` for one that
-  /// nothing presents.
-  static func recordingUnpresented(_ record: @escaping @Sendable () async -> Void) -> DismissEffect {
-    var effect = DismissEffect(nil)
-    effect.unpresented = record
-    return effect
   }
 
   /// How the effect running now dismisses its feature: set by `ifLet` and `forEach` on
@@ -37,6 +26,7 @@ public struct DismissEffect: Sendable {
 
   /// Asks the parent to dismiss this feature; reports an issue where nothing presented it.
   public func callAsFunction(fileID: StaticString = #fileID, line: UInt = #line) async {
+    let unpresented = DependencyValues.current[UnpresentedDismissalKey.self]
     guard let dismiss = dismiss ?? Self.presentation?.dismiss ?? unpresented else {
       reportIssue(
         """
@@ -47,6 +37,13 @@ public struct DismissEffect: Sendable {
     }
     await dismiss()
   }
+}
+
+/// What a feature that nothing presents does when it dismisses itself: a test store's feature
+/// records it (``TestStore/isDismissed``).
+enum UnpresentedDismissalKey: DependencyKey {
+  static let liveValue: (@Sendable () async -> Void)? = nil
+  static let testValue: (@Sendable () async -> Void)? = nil
 }
 
 private enum DismissEffectKey: DependencyKey {

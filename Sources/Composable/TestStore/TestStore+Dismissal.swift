@@ -17,10 +17,8 @@ final class TestDismissal: Sendable {
 
   var isDismissed: Bool { dismissed.load(ordering: .acquiring) }
 
-  /// The dismiss dependency the feature runs with.
-  var effect: DismissEffect {
-    DismissEffect.recordingUnpresented { [dismissed = self] in
-      dismissed.dismissed.store(true, ordering: .releasing)
-    }
+  /// Called when the feature dismisses itself while nothing presents it.
+  var record: @Sendable () async -> Void {
+    { [self] in dismissed.store(true, ordering: .releasing) }
   }
 }

@@ -69,7 +69,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     var dependencies = DependencyValues.current
     dependencies.context = .test
     let dismissal = TestDismissal()
-    dependencies.dismiss = dismissal.effect
+    dependencies[UnpresentedDismissalKey.self] = dismissal.record
     DependencyValues.prepare(&dependencies, with: prepareDependencies)
     let log = TestStoreLog<State, Action>(dependencies: dependencies)
     let testReducer = TestReducer(base: reducer(), log: log)
