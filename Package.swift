@@ -71,6 +71,7 @@ let package = Package(
     .library(name: "DependenciesMacros", targets: ["DependenciesMacros"]),
     .library(name: "HTTP", targets: ["HTTP"]),
     .library(name: "StoreHost", targets: ["StoreHost"]),
+    .library(name: "StoreHostPostgres", targets: ["StoreHostPostgres"]),
     .executable(name: "storehost", targets: ["storehost"]),
   ] + tcaNamedModules.map { .library(name: $0, targets: [$0]) },
   dependencies: isDependencyCheckout
@@ -97,15 +98,23 @@ let package = Package(
     .target(name: "HTTP", dependencies: ["CSystemShim", "COpenSSL"]),
     // Layer 4: sessions hosting root stores behind the wire protocol.
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-    .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     .target(
       name: "StoreHost",
-      dependencies: ["StoreHostJSON", "Composable", "HTTP", "COpenSSL", "CSQLite", "CLibPQ", "CSystemShim"]),
+      dependencies: ["StoreHostJSON", "Composable", "HTTP", "COpenSSL", "CSQLite", "CSystemShim"],
+      // Says the client's .js files are ES modules, to Node (its unit tests) and other tools.
+      exclude: ["BrowserClient/package.json"],
+      plugins: ["EmbedBrowserClient"]),
+    // The browser client (Sources/StoreHost/BrowserClient/*.js, *.d.ts) built into StoreHost.
+    .executableTarget(name: "EmbedFiles", path: "Plugins/EmbedFiles"),
+    .plugin(name: "EmbedBrowserClient", capability: .buildTool(), dependencies: ["EmbedFiles"]),
+    // Sessions shared by several processes through PostgreSQL: the only target that needs libpq.
+    .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+    .target(name: "StoreHostPostgres", dependencies: ["StoreHost", "Composable", "CLibPQ"]),
     // Layer 5: the demo features and the `storehost` command.
     // The demo's client, in a module importing only Dependencies and DependenciesMacros.
     .target(name: "StoreHostDemoClients", dependencies: ["Dependencies", "DependenciesMacros"]),
     .target(name: "StoreHostDemo", dependencies: ["ComposableArchitecture", "StoreHostDemoClients"]),
-    .executableTarget(name: "storehost", dependencies: ["StoreHost", "StoreHostDemo"]),
+    .executableTarget(name: "storehost", dependencies: ["StoreHost", "StoreHostPostgres", "StoreHostDemo"]),
     .executableTarget(
       name: "ComposableBenchmarks", dependencies: ["ComposableArchitecture"], path: "Benchmarks/ComposableBenchmarks"),
     // The session host serving Counter alone, for Benchmarks/sessions.
@@ -147,6 +156,7 @@ let package = Package(
     .testTarget(
       name: "StoreHostTests",
       dependencies: ["StoreHost", "StoreHostDemo", "StoreHostDemoClients", "ComposableTesting", "JSONTestSupport"]),
+    .testTarget(name: "StoreHostPostgresTests", dependencies: ["StoreHostPostgres"]),
   ] + tcaNamedModules.map { .target(name: $0, dependencies: ["Composable"], path: "Sources/TCANamed/\($0)") }
     + macroTests,
   swiftLanguageModes: [.v6]

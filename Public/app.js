@@ -2,7 +2,7 @@
 // the connection in the top bar (status, sends on their way, who else watches), with a banner
 // while disconnected and a notice once the session has ended. Each page script renders its
 // part of the state.
-import { Status, StoreHostClient } from "./storehost.js";
+import { Status, StoreHostClient } from "/storehost/v1/storehost.js";
 import { plural } from "./pages/render.js";
 import { setupCounter } from "./pages/counter.js";
 import { setupTwoCounters } from "./pages/two-counters.js";

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# storehost beside nginx, alternating, same wrk settings (see compare.py).
-# Usage: Benchmarks/http/compare.sh [--seconds 5] [--rounds 3]
+# storehost beside nginx on equal work, alternating, same wrk settings (see compare.py).
+# Usage: Benchmarks/http/compare.sh [--seconds 5] [--rounds 3] [--only healthz index big actions rates idle]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 command -v wrk > /dev/null || apt-get install -y -qq wrk > /dev/null

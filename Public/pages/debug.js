@@ -52,7 +52,7 @@ export function setupDebug(section, { client, showError }) {
   });
 
   section.querySelector("#debug-new-session").addEventListener("click", async () => {
-    if (!confirm("End this session on the server and start a new, empty one?")) return;
+    if (!confirm("Start a new, empty session in this tab? The current one ends, unless another tab shows it.")) return;
     try {
       await client.startNewSession();
     } catch (error) {

@@ -5,7 +5,7 @@
  * @typedef {import("../app-types").State} State
  * @typedef {import("../app-types").Action} Action
  * @typedef {object} PageContext What every page script gets from app.js.
- * @property {import("../storehost.js").StoreHostClient<State, Action>} client
+ * @property {import("/storehost/v1/storehost.js").StoreHostClient<State, Action>} client
  * @property {(action: Action | Action[]) => Promise<number>} send Sends and shows a failure.
  * @property {(message: string) => void} showError
  */

@@ -14,15 +14,17 @@
 /// value's type for one value, a tuple for several) and `allCasePaths`, so `\.counter` is a
 /// ``CaseKeyPath``; `encode(to:)` and `init(from:)` unless the enum writes its own;
 /// `jsonSchema(in:)` (see ``JSONSchemaDescribable``) from the cases and their payload types,
-/// unless it writes both its own `encode(to:)` and `init(from:)`; and, for a `case binding(BindingAction<State>)`,
+/// unless it writes both its own `encode(to:)` and `init(from:)`; with `init(from:)`,
+/// `readJSON(from:)` (see ``JSONReadableAction``), which reads the same JSON straight from
+/// a request's bytes; and, for a `case binding(BindingAction<State>)`,
 /// a fast `binding` accessor for ``BindableAction``. Payloads that are not `Codable` still
 /// compile: they encode as their description and fail to decode. A nested `enum View` (a
 /// ``ViewAction``'s) gets the same, so `\.view.binding.code` is a key path.
 @attached(
-  member, conformances: CasePathable, Encodable, Decodable, JSONSchemaDescribable,
+  member, conformances: CasePathable, Encodable, Decodable, JSONSchemaDescribable, JSONReadableAction,
   names: named(AllCasePaths), named(allCasePaths), named(encode(to:)), named(init(from:)),
-  named(jsonSchema(in:)), named(binding))
-@attached(extension, conformances: CasePathable, Encodable, Decodable, JSONSchemaDescribable)
+  named(jsonSchema(in:)), named(binding), named(readJSON(from:)))
+@attached(extension, conformances: CasePathable, Encodable, Decodable, JSONSchemaDescribable, JSONReadableAction)
 @attached(memberAttribute)
 public macro CasePathable() =
   #externalMacro(module: "ComposableMacrosPlugin", type: "CasePathableMacro")

@@ -32,9 +32,16 @@ public struct CasePathableMacro: MemberMacro, ExtensionMacro, MemberAttributeMac
     guard declaration.is(EnumDeclSyntax.self) else { throw MacroError("@CasePathable applies to enums only") }
     var candidates = ["CasePathable", "Encodable", "Decodable"]
     if describesSchema(declaration) { candidates.append("JSONSchemaDescribable") }
-    let conformances = candidates.filter(Set(protocols.map(\.trimmedDescription)).contains)
-    guard !conformances.isEmpty else { return [] }
-    return [try ExtensionDeclSyntax("extension \(type.trimmed): \(raw: conformances.joined(separator: ", ")) {}")]
+    let missing = Set(protocols.map(\.trimmedDescription))
+    let conformances = candidates.filter(missing.contains)
+    var extensions: [ExtensionDeclSyntax] = []
+    if !conformances.isEmpty {
+      extensions.append(try ExtensionDeclSyntax("extension \(type.trimmed): \(raw: conformances.joined(separator: ", ")) {}"))
+    }
+    if readsJSON(declaration, missing: missing) {
+      extensions.append(try ExtensionDeclSyntax("extension \(type.trimmed): JSONReadableAction {}"))
+    }
+    return extensions
   }
 
   public static func expansion(
@@ -68,6 +75,9 @@ public struct CasePathableMacro: MemberMacro, ExtensionMacro, MemberAttributeMac
     if needs("Decodable", "init(from:)") {
       members.append(decodeSource(cases: cases, access: access))
     }
+    if readsJSON(declaration, missing: missing) {
+      members.append(readJSONSource(cases: cases, access: access))
+    }
     if missing.contains("JSONSchemaDescribable"), describesSchema(declaration), !declaration.declares("jsonSchema(in:)") {
       members.append(enumSchemaSource(cases: cases, access: access))
     }
@@ -85,7 +95,14 @@ public struct CasePathableMacro: MemberMacro, ExtensionMacro, MemberAttributeMac
     return members.map { "\(raw: $0)" }
   }
 
-  /// Whether the enum is `JSONSchemaDescribable`: by the one it declares, or by the schema
+  /// Whether the enum gets `readJSON(from:)`: when its `init(from:)` is generated, from the
+  /// same cases.
+  private static func readsJSON(_ declaration: some DeclGroupSyntax, missing: Set<String>) -> Bool {
+    missing.contains("JSONReadableAction") && !declaration.declares("init(from:)")
+      && (missing.contains("Decodable") || declaration.inherits("Decodable") || declaration.inherits("Codable"))
+  }
+
+    /// Whether the enum is `JSONSchemaDescribable`: by the one it declares, or by the schema
   /// of the tagged JSON generated from its cases, unless it writes both its own
   /// `encode(to:)` and `init(from:)` (one of them alone is taken to read or write that JSON).
   private static func describesSchema(_ declaration: some DeclGroupSyntax) -> Bool {

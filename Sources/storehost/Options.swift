@@ -148,7 +148,7 @@ extension Option {
     ) { $0.host.limits.maxActionsPerBatch = $1 },
     .number(
       "--max-streams-per-session", "STOREHOST_MAX_STREAMS_PER_SESSION", unit: "N", default: 8, in: 1...10_000,
-      help: "Most open event streams (tabs) per session; more answers 429."
+      help: "Most event streams watching one session (a stream of several counts once for each); more answers 429."
     ) { $0.host.limits.maxEventStreamsPerSession = $1 },
     .number(
       "--max-effects-per-session", "STOREHOST_MAX_EFFECTS_PER_SESSION", unit: "N", default: 64, in: 1...1_000_000,

@@ -2,6 +2,7 @@ import Composable
 import Foundation
 import StoreHost
 import StoreHostDemo
+import StoreHostPostgres
 
 /// `storehost sessions check [--data DIR | --database URL]`: reads every saved session with
 /// this build, as a start would, without serving or changing anything; prints how many it

@@ -3,6 +3,7 @@ import Foundation
 import HTTP
 import StoreHost
 import StoreHostDemo
+import StoreHostPostgres
 
 /// Writes `message` to standard error and exits with `status`.
 func fail(_ message: String, status: Int32 = 1) -> Never {
@@ -45,12 +46,12 @@ do {
   let secret = try settings.secret.map { Array($0.utf8) }
     ?? SessionSecret.loadOrCreate(inDirectory: settings.dataDirectory)
   let persistence: any SessionPersistence
-  let cluster: SessionCluster?
+  let cluster: PostgresCluster?
   if let database = settings.database {
     let shared = try await PostgresSessionPersistence.open(
-      url: database, processID: SessionCluster.newProcessID(), durability: settings.host.durability)
+      url: database, processID: PostgresCluster.newProcessID(), durability: settings.host.durability)
     persistence = shared
-    cluster = SessionCluster(persistence: shared, eventHistoryLength: settings.host.limits.eventHistoryLength)
+    cluster = PostgresCluster(persistence: shared)
   } else {
     persistence = try await SQLiteSessionPersistence.open(
       path: settings.dataDirectory + "/sessions.sqlite", durability: settings.host.durability)

@@ -126,7 +126,8 @@ private struct Greeter: Reducer {
     let clock = ImmediateClock()
     let start = ContinuousClock.now
     try await clock.sleep(for: .seconds(3600))
-    #expect(ContinuousClock.now - start < .seconds(5))
+    // Far less than the hour it was asked to sleep, however loaded the machine.
+    #expect(ContinuousClock.now - start < .seconds(600))
     #expect(clock.now.offset == .seconds(3600))
   }
 

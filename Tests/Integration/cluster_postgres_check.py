@@ -13,8 +13,10 @@ from their durable state. Then kills one process with SIGKILL while
 actions keep flowing: its sessions continue on the others, no acknowledged action is lost,
 and the streams on the surviving processes stay contiguous. Last, drains a process with
 SIGTERM: the remaining one takes its sessions over at once. Along the way, the demo's shared
-counter changed through one process reaches a session streaming from another.
+counter changed through one process reaches a session streaming from another, and one
+stream of several sessions on one process follows sessions the others own.
 """
+import json
 import os
 import shutil
 import signal
@@ -24,6 +26,7 @@ import threading
 import time
 
 import httpx
+from httpx_sse import connect_sse
 
 from cluster_support import INCREMENT, Stream, database, post, start, stop_all
 
@@ -76,6 +79,32 @@ def shared_counter(client, urls):
     time.sleep(0.5)  # every session of every process takes the new count as a new version
 
 
+def several_sessions_on_one_stream(client, urls):
+    """A stream of several sessions on one process follows sessions owned by the others, by
+    tickets another process issued (every process signs with the same secret)."""
+    sessions = [client.post(url + "/api/sessions").json() for url in (urls[0], urls[2])]
+    watches = []
+    for session in sessions:
+        response = client.post(f"{urls[2]}/api/sessions/{session['id']}/tickets",
+                               headers={"Authorization": "Bearer " + session["token"]})
+        assert response.status_code == 200, response.text
+        watches.append(response.json()["ticket"] + ".0")
+    seen = []
+    with httpx.Client(timeout=httpx.Timeout(5, read=10)) as reader:
+        with connect_sse(reader, "GET", f"{urls[1]}/api/events?patch=1&" + "&".join(f"watch={w}" for w in watches)) as source:
+            for session in sessions:
+                assert post(client, urls[0], session) == 1
+            for event in source.iter_sse():
+                if not event.data:
+                    continue  # the retry: hint
+                data = json.loads(event.data)
+                assert event.event == "patch", (event.event, data)
+                seen.append((data["id"], data["version"]))
+                if len(seen) == len(sessions):
+                    break
+    assert sorted(seen) == sorted((session["id"], 1) for session in sessions), seen
+
+
 def check_contiguous(stream, last):
     versions = stream.versions
     assert versions == list(range(versions[0], last + 1)), f"stream versions not contiguous: {versions}"
@@ -118,6 +147,9 @@ def main():
                                headers={"Authorization": "Bearer " + session["token"]}).json()
             assert state["version"] == FIRST_ROUND and state["state"]["counter"]["count"] == FIRST_ROUND
         print(f"ok: {SESSIONS} sessions x {FIRST_ROUND} actions round-robin over 3 processes, streams contiguous")
+
+        several_sessions_on_one_stream(client, urls)
+        print("ok: one stream on one process follows sessions of the others, by tickets another process issued")
 
         outage(client, urls, sessions, streams)
         print("ok: database stopped: 503 database_unavailable; restarted: sessions continue, streams contiguous")

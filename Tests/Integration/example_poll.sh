@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Examples/Poll, as its README runs it: builds the package, runs its TestStore tests, then
 # starts its server and checks with curl and an SSE client that two browsers' sessions
-# edit one board, that its pages and the StoreHost client are served, and that a bad
-# action gets the error JSON.
+# edit one board, that its pages and StoreHost's own browser client are served, and that a
+# bad action gets the error JSON.
 set -euo pipefail
 cd "$(dirname "$0")/../../Examples/Poll"
 data=$(mktemp -d)
@@ -21,10 +21,13 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 PORT=$port DATA_DIR="$data/poll" "$(swift build --show-bin-path)/poll-server" > "$data/server.log" 2>&1 &
 server=$!
 for _ in $(seq 100); do curl -sf "localhost:$port/healthz" > /dev/null && break; sleep 0.1; done
-for page in / /poll.css /poll.js /storehost.js /json-patch.js; do
+for page in / /poll.css /poll.js /storehost/v1/storehost.js /storehost/v1/json-patch.js /storehost/v1/stream-hub.js \
+  /storehost/v1/stream-worker.js /storehost/v1/storehost.d.ts; do
   [ "$(curl -s -o /dev/null -w '%{http_code}' "localhost:$port$page")" = 200 ] || { echo "FAIL: $page" >&2; exit 1; }
 done
-echo "ok: the page, its script and the StoreHost client are served"
+curl -s "localhost:$port/storehost/v1/storehost.js" | cmp - ../../Sources/StoreHost/BrowserClient/storehost.js \
+  || { echo "FAIL: the served storehost.js is not the library's" >&2; exit 1; }
+echo "ok: the page, its script and StoreHost's browser client (from the library, at /storehost/v1/) are served"
 
 python3 - "http://127.0.0.1:$port" <<'PY'
 import json, sys, threading

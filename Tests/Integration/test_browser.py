@@ -1,6 +1,6 @@
 """The demo in Public/ driven by a real headless Chromium against the storehost binary.
 
-Needs Debian `chromium` + `chromium-driver` and PyPI `selenium` (installed by .ci/run), and
+Needs Debian `chromium` + `chromium-driver` and PyPI `selenium` (scripts/test installs them), and
 `.build/debug/storehost`, which scripts/test builds before running this file. The tests run
 in file order against one server and share one browser: a count, todos, a second browser
 for the shared counter, fresh browsers for several tabs at once, screenshots of every page
@@ -123,7 +123,7 @@ def server():
 
 def new_browser():
     for path in (CHROMIUM, CHROMEDRIVER):
-        assert os.path.exists(path), f"{path} is missing: apt-get install chromium chromium-driver (see .ci/run)"
+        assert os.path.exists(path), f"{path} is missing: apt-get install chromium chromium-driver (scripts/test-setup does)"
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",

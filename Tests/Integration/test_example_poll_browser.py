@@ -61,6 +61,12 @@ def test_two_browsers_edit_one_poll(poll_url):
         for driver in (alice, bob):
             driver.get(poll_url + "/")
             wait(driver, lambda d: d.find_element(By.ID, "status").text == "open", "the stream did not open")
+        # The page's StoreHost client came from the poll's own server, which StoreHost serves.
+        loaded = alice.execute_script(
+            "return performance.getEntriesByType('resource').map(entry => entry.name)"
+            ".filter(name => name.includes('/storehost/'))")
+        assert poll_url + "/storehost/v1/storehost.js" in loaded, loaded
+        assert poll_url + "/storehost/v1/json-patch.js" in loaded, loaded
         field = alice.find_element(By.ID, "choice-input")
         field.send_keys("Park")
         alice.find_element(By.CSS_SELECTOR, "#add-form button").click()

@@ -1,4 +1,4 @@
-"""The session API of DESIGN.md, driven with curl against a running storehost."""
+"""The session API (README, "Wire protocol"), driven with curl against a running storehost."""
 import json
 import signal
 import socket

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Typed clients: the TypeScript declarations of the demo's and Examples/Poll's state and
 # actions (Public/app-types.d.ts, Examples/Poll/Public/poll-types.d.ts) are what their
-# commands generate from the Swift types now, their pages type-check against them and
-# storehost.d.ts with Debian's TypeScript compiler (node-typescript), and a page that
-# sends an action the schema does not allow fails the check.
+# commands generate from the Swift types now, their pages type-check against them and the
+# browser client's storehost.d.ts (Sources/StoreHost/BrowserClient) with Debian's TypeScript
+# compiler (node-typescript), and a page that sends an action the schema does not allow
+# fails the check.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-command -v tsc > /dev/null || { echo "typescript.sh: tsc is missing: apt-get install node-typescript (see .ci/run)" >&2; exit 1; }
+command -v tsc > /dev/null || { echo "typescript.sh: tsc is missing: apt-get install node-typescript (scripts/test-setup does)" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -30,7 +31,7 @@ echo "ok: the demo's and the poll's pages type-check against their state and act
 # A page that sends what the server would refuse.
 mkdir -p "$work/bad"
 cp Examples/Poll/Public/poll-types.d.ts Tests/Integration/typescript/loose-dom.d.ts "$work/bad/"
-cp Public/storehost.d.ts Public/json-patch.d.ts "$work/bad/"
+cp Sources/StoreHost/BrowserClient/storehost.d.ts Sources/StoreHost/BrowserClient/json-patch.d.ts "$work/bad/"
 cat > "$work/bad/page.js" <<'JS'
 import { StoreHostClient } from "./storehost.js";
 /** @type {StoreHostClient<import("./poll-types").State, import("./poll-types").Action>} */

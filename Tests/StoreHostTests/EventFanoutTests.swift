@@ -163,6 +163,26 @@ private func published(_ version: Int, count: Int64, withPatch: Bool = true) -> 
     #expect(fanout.clientCount == 0)
   }
 
+  @Test func clientsOnAStreamOfSeveralSessionsGetEventsNamingTheSession() throws {
+    let id = try #require(SessionID("abc"))
+    let fanout = EventFanout(initial: published(1, count: 1), historyLength: 8)
+    let alone = FakeSink()
+    let multiplexed = FakeSink()
+    _ = fanout.connect(alone, patches: true, lastEventID: 1) {}
+    _ = fanout.connect(multiplexed, patches: true, log: true, presence: true, framing: .multiplexed(id), lastEventID: nil) {}
+    fanout.publish(published(2, count: 2))
+    fanout.publishAction(Array(#"{"action":"x"}"#.utf8))
+    #expect(alone.events.map(\.id) == ["2"])
+    #expect(multiplexed.events.map(\.event) == ["state", "presence", "patch", "action"])
+    #expect(multiplexed.events.allSatisfy { $0.id == nil })
+    #expect(multiplexed.events[0].data == #"{"id":"abc","version":1,"state":{"counter":{"count":1}}}"#)
+    #expect(multiplexed.events[1].data == #"{"id":"abc","session":2,"everyone":0}"#)
+    #expect(
+      multiplexed.events[2].data
+        == #"{"id":"abc","version":2,"from":1,"ops":[{"op":"replace","path":"/counter/count","value":2}]}"#)
+    #expect(multiplexed.events[3].data == #"{"id":"abc","action":"x"}"#)
+  }
+
   @Test func logWatchersGetActionEvents() {
     let fanout = EventFanout(initial: published(1, count: 1), historyLength: 8)
     let watcher = FakeSink()

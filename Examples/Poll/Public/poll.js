@@ -1,5 +1,5 @@
 // The poll page: renders the session's state and sends the actions of Poll.Action.
-import { StoreHostClient } from "/storehost.js";
+import { StoreHostClient } from "/storehost/v1/storehost.js";
 
 /** @type {StoreHostClient<import("./poll-types").State, import("./poll-types").Action>} */
 const client = new StoreHostClient();

@@ -22,7 +22,12 @@ public enum ActionDecoding {
   public static func decodeClientActions<Action: Decodable>(
     _ type: Action.Type, from data: some ContiguousBytes
   ) throws(ActionDecodingError) -> [Action] {
-    try decode(OneOrMany<Action>.self, from: data).actions
+    if let readable = Action.self as? any JSONReadableAction.Type,
+      let actions = data.withUnsafeBytes({ readable.readClientActions(as: Action.self, $0) })
+    {
+      return actions
+    }
+    return try decode(OneOrMany<Action>.self, from: data).actions
   }
 
   /// The `userInfo` that makes a `Decoder` apply the client policy.
@@ -63,6 +68,32 @@ private struct OneOrMany<Action: Decodable>: Decodable {
       self.actions = actions
     } else {
       self.actions = [try Action(from: decoder)]
+    }
+  }
+}
+
+extension JSONReadableAction {
+  /// ``readClientActions(_:)`` for a caller that knows `Self` only as `Action`.
+  static func readClientActions<Action>(as type: Action.Type, _ bytes: UnsafeRawBufferPointer) -> [Action]? {
+    // The same type, known to the caller only as `Action`: the array is the same array.
+    guard type == Self.self, let actions = readClientActions(bytes) else { return nil }
+    return unsafeBitCast(actions, to: [Action].self)
+  }
+
+  /// One action or an array of them read straight from `bytes` (``readJSON(from:)``);
+  /// `nil` when the fast path gives up, and decoding the long way decides.
+  static func readClientActions(_ bytes: UnsafeRawBufferPointer) -> [Self]? {
+    var reader = ActionReader(bytes)
+    do throws(ActionReader.Mismatch) {
+      var actions: [Self] = []
+      if try reader.beginBatch() {
+        while try reader.hasNextInBatch(first: actions.isEmpty) { actions.append(try readJSON(from: &reader)) }
+      } else {
+        actions.append(try readJSON(from: &reader))
+      }
+      return reader.isAtEnd() ? actions : nil
+    } catch {
+      return nil
     }
   }
 }

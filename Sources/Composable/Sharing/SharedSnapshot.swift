@@ -22,6 +22,16 @@ public struct SharedSnapshot: Sendable {
     entries.first { $0.box === box }?.value
   }
 
+  /// Whether the values that differ from `earlier` are all keyed (`.inMemory`,
+  /// `.appStorage`, ...), the same values in both: a state that differs from `earlier` only
+  /// so is stored the same, since a restored state takes its keyed values from their keys.
+  package func changedOnlyKeyedValues(since earlier: SharedSnapshot) -> Bool {
+    entries.count == earlier.entries.count
+      && zip(entries, earlier.entries).allSatisfy { now, then in
+        now.box === then.box && (now.generation == then.generation || now.box.isKeyed)
+      }
+  }
+
   /// Whether both record the same shared values at the same generations: nothing shared
   /// changed between them.
   func hasSameGenerations(as other: SharedSnapshot) -> Bool {

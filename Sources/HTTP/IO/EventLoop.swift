@@ -31,6 +31,9 @@ final class EventLoop: @unchecked Sendable {
   private var ticksSinceStreamCheck = 0
   private var nextToken = Token.firstConnection
   private var drainDeadline: ContinuousClock.Instant?
+  /// Whether the tick timer runs: not while the loop has no connection, so an idle server
+  /// never wakes.
+  private var timerArmed = true
   private var running = true
   private var cachedDateSecond = -1
   private var cachedDate: [UInt8] = []
@@ -47,10 +50,7 @@ final class EventLoop: @unchecked Sendable {
     timerFD = try syscallChecked("timerfd_create") {
       timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
     }
-    let tick = core.tickInterval.components
-    try syscallChecked("timerfd_settime") {
-      csystem_timerfd_arm(timerFD, Int(tick.seconds) * 1_000_000_000 + Int(tick.attoseconds / 1_000_000_000))
-    }
+    try syscallChecked("timerfd_settime") { csystem_timerfd_arm(timerFD, Self.nanoseconds(core.tickInterval)) }
     try selector.register(wakeFD, token: Token.wake, interest: .read)
     try selector.register(timerFD, token: Token.timer, interest: .read)
     try selector.register(listener, token: Token.listener, interest: .read)
@@ -117,13 +117,14 @@ final class EventLoop: @unchecked Sendable {
   func run() {
     thread = pthread_self()
     _ = executor
-    let busyPoll = core.configuration.busyPoll
+    var busyPoll = BusyPollWindow(limit: core.configuration.busyPoll)
     var pollUntil = ContinuousClock.now
     while running {
       hadSocketWork = false
+      // Sleeps only once a busy-poll window has passed with nothing to do.
+      let sleepStart: ContinuousClock.Instant? = now < pollUntil ? nil : .now
       do {
-        // Sleeps only once a busy-poll window has passed with nothing to do.
-        try selector.wait(timeoutMilliseconds: now < pollUntil ? 0 : -1) { event in
+        try selector.wait(timeoutMilliseconds: sleepStart == nil ? 0 : -1) { event in
           now = .now
           handle(event)
         }
@@ -132,8 +133,9 @@ final class EventLoop: @unchecked Sendable {
         fatalError("\(error)")
       }
       now = .now
+      if let sleepStart, hadSocketWork { busyPoll.sleptBeforeWork(now - sleepStart) }
       runJobs()
-      if hadSocketWork { pollUntil = now + busyPoll }
+      if hadSocketWork { pollUntil = now + busyPoll.current }
       if drainDeadline != nil && connections.isEmpty { running = false }
     }
     for connection in connections.values { connection.closeNow() }
@@ -203,6 +205,10 @@ final class EventLoop: @unchecked Sendable {
       for connection in Array(connections.values) { connection.closeNow() }
       return
     }
+    if connections.isEmpty && drainDeadline == nil && !acceptPaused {
+      setTimer(armed: false)
+      return
+    }
     // Collected first: a tick may close its connection, which removes it from the tables.
     var due = Array(ticking.values)
     ticksSinceStreamCheck += 1
@@ -230,6 +236,7 @@ final class EventLoop: @unchecked Sendable {
         // spin on it.
         selector.deregister(listener)
         acceptPaused = true
+        setTimer(armed: true)
         return
       }
       let (fd, remote) = accepted
@@ -266,6 +273,19 @@ final class EventLoop: @unchecked Sendable {
     }
     connections[token] = connection
     ticking[token] = connection
+    setTimer(armed: true)
+  }
+
+  /// Starts or stops the tick timer (a no-op when it already is so).
+  private func setTimer(armed: Bool) {
+    guard armed != timerArmed else { return }
+    timerArmed = armed
+    _ = csystem_timerfd_arm(timerFD, armed ? Self.nanoseconds(core.tickInterval) : 0)
+  }
+
+  private static func nanoseconds(_ duration: Duration) -> Int {
+    let parts = duration.components
+    return Int(parts.seconds) * 1_000_000_000 + Int(parts.attoseconds / 1_000_000_000)
   }
 
   /// Answers a connection beyond the limit with 503 (plain HTTP only; a TLS client just
@@ -318,6 +338,7 @@ final class EventLoop: @unchecked Sendable {
   func beginDrain(deadline: ContinuousClock.Instant) {
     guard drainDeadline == nil else { return }
     drainDeadline = deadline
+    setTimer(armed: true)
     if let listener {
       selector.deregister(listener)
       close(listener)

@@ -3,17 +3,23 @@ import Glibc
 
 /// Socket helpers for listening and naming peers (IPv4 and IPv6).
 enum Socket {
-  /// A non-blocking listening socket on `host:port` with `SO_REUSEADDR` and `SO_REUSEPORT`,
-  /// so every event loop can listen on the same port. `host` is an IPv4 or IPv6 literal
-  /// (`::` listens on both families).
-  static func listen(host: String, port: Int, backlog: Int32 = 4096) throws(SystemError) -> Int32 {
+  /// A non-blocking listening socket on `host:port` with `SO_REUSEADDR`, and `SO_REUSEPORT`
+  /// when `shared`, so every event loop can listen on the same port. `host` is an IPv4 or
+  /// IPv6 literal (`::` listens on both families).
+  ///
+  /// A port shared this way is shared with any other process of the same user that asks
+  /// for it too (connections then go to either, and those queued on a socket that closes are
+  /// reset), so a server with one loop does not share its port: a second server on it fails.
+  static func listen(host: String, port: Int, shared: Bool, backlog: Int32 = 4096) throws(SystemError) -> Int32 {
     let isIPv6 = host.contains(":")
     let fd = try syscallChecked("socket") { csystem_socket_nonblocking(isIPv6 ? AF_INET6 : AF_INET) }
     do throws(SystemError) {
       var one: Int32 = 1
       let size = socklen_t(MemoryLayout<Int32>.size)
       try syscallChecked("setsockopt(SO_REUSEADDR)") { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, size) }
-      try syscallChecked("setsockopt(SO_REUSEPORT)") { setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, size) }
+      if shared {
+        try syscallChecked("setsockopt(SO_REUSEPORT)") { setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, size) }
+      }
       var storage = sockaddr_storage()
       let length: Int
       if isIPv6 {

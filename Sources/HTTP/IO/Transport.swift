@@ -72,6 +72,37 @@ enum Transport {
 
   private static let framesPerWrite = 64
 
+  /// Writes `head` (which may be empty) and then `file`, on a plain socket: both in one
+  /// `sendmsg` from memory, or the head with `MSG_MORE` and then the file with `sendfile`
+  /// from its descriptor. Returns how many bytes were taken, head first.
+  func write(fd: Int32, head: UnsafeRawBufferPointer, file: FileBody) throws(SystemError) -> IOResult<Int> {
+    precondition(!isTLS, "a TLS connection copies file bodies into its output")
+    switch file.source {
+    case .memory(let storage):
+      var vectors = (
+        iovec(iov_base: UnsafeMutableRawPointer(mutating: head.baseAddress), iov_len: head.count),
+        iovec(iov_base: storage.base + file.range.lowerBound, iov_len: file.count)
+      )
+      return try withUnsafeMutableBytes(of: &vectors) { raw throws(SystemError) in
+        var message = msghdr()
+        let pointer = raw.baseAddress!.assumingMemoryBound(to: iovec.self)
+        message.msg_iov = head.isEmpty ? pointer + 1 : pointer
+        message.msg_iovlen = head.isEmpty ? 1 : 2
+        return try syscall("sendmsg") { sendmsg(fd, &message, Int32(MSG_NOSIGNAL)) }
+      }
+    case .descriptor(let open):
+      if !head.isEmpty {
+        return try syscall("send") { send(fd, head.baseAddress, head.count, Int32(MSG_NOSIGNAL | MSG_MORE)) }
+      }
+      var offset = off_t(file.range.lowerBound)
+      let sent = try syscall("sendfile") { sendfile(fd, open.descriptor, &offset, min(file.count, 1 << 30)) }
+      // A file that shrank since it was opened sends nothing more: the connection cannot
+      // keep its promise of `Content-Length`.
+      if case .processed(0) = sent { throw SystemError(call: "sendfile", errno: EIO) }
+      return sent
+    }
+  }
+
   /// Ends the session (TLS close_notify) and frees it. The socket is closed by the caller.
   func shutdown() {
     if case .tls(let ssl) = self {

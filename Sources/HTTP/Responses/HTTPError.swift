@@ -28,10 +28,12 @@ public struct HTTPError: Error, Sendable, Equatable {
     HTTPError(status: 400, code: "bad_request", message: message)
   }
 
+  /// The body of the JSON answer: `{"error": {"code", "message"}}`.
+  public var body: [UInt8] { JSONErrorBody.encode(code: code, message: message) }
+
   /// The JSON answer for this error.
   public var response: Response {
-    var response = Response(
-      status: status, headers: headers, body: .bytes(JSONErrorBody.encode(code: code, message: message)))
+    var response = Response(status: status, headers: headers, body: .bytes(body))
     response.headers.set("Content-Type", Response.jsonContentType)
     return response
   }

@@ -4,6 +4,9 @@ public struct Response: Sendable {
   public enum Body: Sendable {
     /// A complete body; the server adds `Content-Length`.
     case bytes([UInt8])
+    /// A file kept by ``StaticFiles``: written from memory it shares with other answers, or
+    /// sent from an open descriptor with `sendfile`; the server adds `Content-Length`.
+    case file(FileBody)
     /// A Server-Sent Events stream: the server sends the head, then runs the closure with
     /// an ``EventStream`` until it returns or the client goes away.
     case eventStream(@Sendable (EventStream) async -> Void)
@@ -60,7 +63,10 @@ public struct Response: Sendable {
 
   /// The body bytes, empty for a stream.
   var bodyBytes: [UInt8] {
-    if case .bytes(let bytes) = body { return bytes }
-    return []
+    switch body {
+    case .bytes(let bytes): bytes
+    case .file(let file): file.bytes
+    case .eventStream, .openEventStream: []
+    }
   }
 }

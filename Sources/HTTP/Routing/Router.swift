@@ -38,8 +38,10 @@ public struct Router: Sendable {
   private var routes: [Route] = []
   /// Handles paths that match no route, e.g. static files. `nil`: 404 JSON.
   public var fallback: Handler?
-  /// Where ``fallback`` runs; static files read the disk, so the shared pool by default.
-  public var fallbackPlacement = Placement.sharedPool
+  /// Where ``fallback`` runs. Default: the event loop, where ``StaticFiles`` answers from
+  /// the files it keeps (reading a file only the first time, or after it changed); a
+  /// fallback that blocks or computes for long belongs on ``Placement/sharedPool``.
+  public var fallbackPlacement = Placement.eventLoop
 
   /// A router with no routes.
   public init() {}

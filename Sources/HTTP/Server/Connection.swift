@@ -28,6 +28,8 @@ final class Connection: @unchecked Sendable {
   /// Response heads and bodies not yet written.
   private var output: [UInt8] = []
   private var outputOffset = 0
+  /// A file body to write after `output` (on a plain socket; TLS copies it into `output`).
+  private var pendingFile: FileBody?
   /// The stream's frames not yet written (after `output`), and how much of the first is out.
   private var frames: [EventFrame] = []
   private var frameOffset = 0
@@ -243,11 +245,9 @@ final class Connection: @unchecked Sendable {
       && !response.headers.containsToken("close", in: "Connection")
     switch response.body {
     case .bytes(let body):
-      queueHead(response, contentLength: body.count, keepAlive: keepAlive, minorVersion: request.minorVersion)
-      if request.method != "HEAD" { queue(body) }
-      log(method: request.method, path: request.path, status: response.status, bytes: body.count, start: request.start)
-      inFlight = nil
-      perform(machine.responseFinished(keepAlive: keepAlive, now: loop.now))
+      deliver(response, to: request, keepAlive: keepAlive, bodyCount: body.count) { queue(body) }
+    case .file(let body):
+      deliver(response, to: request, keepAlive: keepAlive, bodyCount: body.count) { queue(body) }
     case .eventStream, .openEventStream:
       queueHead(response, contentLength: nil, keepAlive: false, minorVersion: request.minorVersion)
       if request.method == "HEAD" {
@@ -280,6 +280,18 @@ final class Connection: @unchecked Sendable {
       }
       flush()
     }
+  }
+
+  /// Queues an answer with a body of `bodyCount` bytes (`queueBody` queues it, but for
+  /// HEAD) and finishes the request.
+  private func deliver(
+    _ response: Response, to request: InFlight, keepAlive: Bool, bodyCount: Int, queueBody: () -> Void
+  ) {
+    queueHead(response, contentLength: bodyCount, keepAlive: keepAlive, minorVersion: request.minorVersion)
+    if request.method != "HEAD" { queueBody() }
+    log(method: request.method, path: request.path, status: response.status, bytes: bodyCount, start: request.start)
+    inFlight = nil
+    perform(machine.responseFinished(keepAlive: keepAlive, now: loop.now))
   }
 
   /// Takes what the stream queued since the last call and writes it.
@@ -316,15 +328,36 @@ final class Connection: @unchecked Sendable {
 
   // MARK: Output
 
-  private var hasPendingOutput: Bool { outputOffset < output.count || !frames.isEmpty }
+  private var hasPendingOutput: Bool { outputOffset < output.count || pendingFile != nil || !frames.isEmpty }
 
   private func queue(_ bytes: [UInt8]) {
     if !hasPendingOutput { lastWriteProgress = loop.now }
+    copyPendingFile()
     output.append(contentsOf: bytes)
+  }
+
+  /// Queues a file body after the output: written from where it is kept, without a copy.
+  private func queue(_ file: FileBody) {
+    if !hasPendingOutput { lastWriteProgress = loop.now }
+    copyPendingFile()
+    if transport.isTLS {
+      output.append(contentsOf: file.bytes)
+    } else if file.count > 0 {
+      pendingFile = file
+    }
+  }
+
+  /// Output queued after an unwritten file body (a pipelined answer) must follow it: the
+  /// rest of the file is copied into `output` first. Rare: only when the socket is full.
+  private func copyPendingFile() {
+    guard let file = pendingFile else { return }
+    pendingFile = nil
+    output.append(contentsOf: file.bytes)
   }
 
   private func queueHead(_ response: Response, contentLength: Int?, keepAlive: Bool, minorVersion: Int) {
     if !hasPendingOutput { lastWriteProgress = loop.now }
+    copyPendingFile()
     ResponseHead.write(
       response, contentLength: contentLength, keepAlive: keepAlive, minorVersion: minorVersion, date: loop.date,
       security: loop.core.securityHeaders, into: &output)
@@ -340,13 +373,16 @@ final class Connection: @unchecked Sendable {
     if closeAfterFlush && lingerDeadline == nil { beginClose() }
   }
 
-  /// Writes `output`; whether all of it is out (else the connection waits or closed).
+  /// Writes `output`, then the pending file; whether all of it is out (else the connection
+  /// waits or closed).
   private func writeResponseBytes() -> Bool {
-    while outputOffset < output.count {
+    while outputOffset < output.count || pendingFile != nil {
       let result: IOResult<Int>
       do {
         result = try output.withUnsafeBytes { buffer throws(SystemError) in
-          try transport.write(fd: fd, UnsafeRawBufferPointer(rebasing: buffer[outputOffset...]))
+          let head = UnsafeRawBufferPointer(rebasing: buffer[outputOffset...])
+          guard let pendingFile else { return try transport.write(fd: fd, head) }
+          return try transport.write(fd: fd, head: head, file: pendingFile)
         }
       } catch {
         closeNow()
@@ -356,7 +392,12 @@ final class Connection: @unchecked Sendable {
         setInterest(interest.union(.write))
         return false
       }
-      outputOffset += count
+      let fromOutput = min(count, output.count - outputOffset)
+      outputOffset += fromOutput
+      if count > fromOutput {
+        pendingFile?.advance(by: count - fromOutput)
+        if pendingFile?.count == 0 { pendingFile = nil }
+      }
       didWrite(count)
     }
     return true
@@ -444,6 +485,7 @@ final class Connection: @unchecked Sendable {
   func closeNow() {
     guard !isClosed else { return }
     isClosed = true
+    pendingFile = nil
     requestTask?.cancel()
     requestTask = nil
     stream?.markClosed()

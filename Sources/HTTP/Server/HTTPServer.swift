@@ -65,7 +65,7 @@ public final class HTTPServer: Sendable {
       var loops: [EventLoop] = []
       do {
         for _ in 0..<max(1, configuration.eventLoops) {
-          let listener = try Socket.listen(host: configuration.host, port: port)
+          let listener = try Socket.listen(host: configuration.host, port: port, shared: configuration.eventLoops > 1)
           port = Socket.localPort(listener)
           do {
             loops.append(try EventLoop(core: core, listener: listener))

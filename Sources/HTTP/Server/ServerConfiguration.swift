@@ -6,8 +6,9 @@ public struct ServerConfiguration: Sendable {
   public var host: String = "127.0.0.1"
   /// The TCP port. Default 0: any free port, reported by ``HTTPServer/port`` after start.
   public var port: Int = 0
-  /// Event loop threads, each with its own listening socket (`SO_REUSEPORT`). Default: the
-  /// number of active processors.
+  /// Event loop threads, each with its own listening socket on the port (`SO_REUSEPORT`,
+  /// only with more than one loop: a one-loop server never shares its port with another
+  /// process). Default: the number of active processors.
   public var eventLoops: Int = SystemInfo.activeProcessorCount
   /// Parser and connection limits and timeouts.
   public var limits = HTTPLimits()
@@ -28,11 +29,13 @@ public struct ServerConfiguration: Sendable {
   /// How long a graceful shutdown waits for in-flight requests before closing everything.
   /// Default 10 s.
   public var shutdownTimeout: Duration = .seconds(10)
-  /// After a pass over its sockets that had work, how long an event loop keeps looking for
-  /// more without sleeping: a client that answers within it finds the loop awake, which
-  /// spares the wake-up of a sleeping thread (tens of microseconds) on every round trip.
-  /// Costs at most this much CPU per busy pass; an idle loop sleeps. Default 50 µs; zero
-  /// turns it off.
+  /// After a pass over its sockets that had work, how long at most an event loop keeps
+  /// looking for more without sleeping: a client that answers within it finds the loop
+  /// awake, which spares the wake-up of a sleeping thread (tens of microseconds) on every
+  /// round trip. Each loop adapts its window to how soon work has been coming (a quick
+  /// client on a busy server gets all of it; requests farther apart than this, none), so
+  /// polling costs CPU only where it spares wake-ups, and an idle loop sleeps. Default
+  /// 50 µs; zero turns it off.
   public var busyPoll: Duration = .microseconds(50)
   /// Write one JSON line per response to stderr. Default `false`.
   public var accessLog: Bool = false

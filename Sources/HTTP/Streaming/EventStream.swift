@@ -10,8 +10,10 @@ import Synchronization
 /// Each stream has a bound on bytes queued but not yet accepted by the client's socket
 /// (``ServerConfiguration/eventStreamBufferLimit``). A send that would pass it is refused
 /// with ``SendResult/backpressure`` and nothing grows; ``sendLatest(_:)`` instead keeps the
-/// event in a single "latest wins" slot written when the client catches up. A client that
-/// stays stalled for ``ServerConfiguration/eventStreamStallTimeout`` is disconnected.
+/// event in a "latest wins" slot written when the client catches up. A stream that carries
+/// several independent sequences of events (one per session, say) keeps one such slot for
+/// each (``sendLatest(_:slot:)``). A client that stays stalled for
+/// ``ServerConfiguration/eventStreamStallTimeout`` is disconnected.
 ///
 /// ```swift
 /// router.get("/events") { _ in
@@ -43,7 +45,8 @@ public final class EventStream: Sendable {
     var closed = false
     /// The server asked to end the stream (``finish()``).
     var finishing = false
-    var pending: EventFrame?
+    /// The latest frame of each slot that did not fit, oldest first: at most one per slot.
+    var pending: [(slot: Int, frame: EventFrame)] = []
     var stalledSince: ContinuousClock.Instant?
     var waiters: [CheckedContinuation<Void, Never>] = []
     var closeHandlers: [@Sendable () -> Void] = []
@@ -80,14 +83,22 @@ public final class EventStream: Sendable {
   /// including while a ``sendLatest(_:)`` frame is pending (so events never overtake it).
   @discardableResult
   public func send(_ frame: EventFrame) -> SendResult {
-    enqueue(frame)
+    enqueue(frame, slot: nil)
   }
 
   /// Sends a frame, or if the client is behind keeps it as the one pending frame,
   /// replacing any older pending one ("latest wins").
   @discardableResult
   public func sendLatest(_ frame: EventFrame) -> SendResult {
-    enqueue(frame, keepingIfFull: true)
+    enqueue(frame, slot: 0)
+  }
+
+  /// Sends a frame, or if the client is behind keeps it as the pending frame of `slot`,
+  /// replacing that slot's older pending frame: latest wins within a slot, and the slots'
+  /// pending frames are written in the order they were first kept.
+  @discardableResult
+  public func sendLatest(_ frame: EventFrame, slot: Int) -> SendResult {
+    enqueue(frame, slot: slot)
   }
 
   /// Sends one event. `data` may span lines; each becomes a `data:` line.
@@ -104,11 +115,11 @@ public final class EventStream: Sendable {
 
   /// Sends a comment line (`: text`), which clients ignore; useful as a keep-alive.
   @discardableResult
-  public func comment(_ text: String) -> SendResult { enqueue(.comment(text)) }
+  public func comment(_ text: String) -> SendResult { enqueue(.comment(text), slot: nil) }
 
   /// Tells the client how long to wait before reconnecting.
   @discardableResult
-  public func retry(milliseconds: Int) -> SendResult { enqueue(.retry(milliseconds: milliseconds)) }
+  public func retry(milliseconds: Int) -> SendResult { enqueue(.retry(milliseconds: milliseconds), slot: nil) }
 
   /// Suspends until the stream closes (the client went away, or the server is draining).
   public func waitUntilClosed() async {
@@ -144,18 +155,24 @@ public final class EventStream: Sendable {
     if scheduleNow { schedule() }
   }
 
-  private func enqueue(_ frame: EventFrame, keepingIfFull: Bool = false) -> SendResult {
+  /// Queues `frame`; a frame with a `slot` is kept as that slot's pending frame when it
+  /// does not fit, one without is refused.
+  private func enqueue(_ frame: EventFrame, slot: Int?) -> SendResult {
     let (result, scheduleNow) = state.withLock { state -> (SendResult, Bool) in
       if state.closed || state.finishing { return (.closed, false) }
       if frame.count > bufferLimit { return (.tooLarge, false) }
       let queued = buffered.load(ordering: .relaxed)
-      if queued + frame.count > bufferLimit || (state.pending != nil && !keepingIfFull) {
+      if queued + frame.count > bufferLimit || (!state.pending.isEmpty && slot == nil) {
         if state.stalledSince == nil { state.stalledSince = .now }
-        guard keepingIfFull else { return (.backpressure, false) }
-        state.pending = frame
+        guard let slot else { return (.backpressure, false) }
+        if let index = state.pending.firstIndex(where: { $0.slot == slot }) {
+          state.pending[index].frame = frame
+        } else {
+          state.pending.append((slot, frame))
+        }
         return (.coalesced, false)
       }
-      if keepingIfFull { state.pending = nil }
+      if let slot { state.pending.removeAll { $0.slot == slot } }
       return (.sent, queue(frame, in: &state))
     }
     if scheduleNow { schedule() }
@@ -185,17 +202,21 @@ public final class EventStream: Sendable {
     }
   }
 
-  /// The socket accepted `count` queued bytes. Once all are out, the pending latest event
-  /// (if any) is queued and the stall clock stops.
+  /// The socket accepted `count` queued bytes. Once all are out, the pending latest events
+  /// (if any) are queued, as many as fit, and the stall clock stops.
   func didWrite(_ count: Int) {
     guard buffered.subtract(count, ordering: .relaxed).newValue == 0 else { return }
     let scheduleNow = state.withLock { state -> Bool in
       state.stalledSince = nil
-      guard !state.closed, let frame = state.pending else { return false }
+      var scheduleNow = false
       // Checked under the lock, like every other increase, so the bound always holds.
-      guard buffered.load(ordering: .relaxed) + frame.count <= bufferLimit else { return false }
-      state.pending = nil
-      return queue(frame, in: &state)
+      while !state.closed, let (_, frame) = state.pending.first,
+        buffered.load(ordering: .relaxed) + frame.count <= bufferLimit
+      {
+        state.pending.removeFirst()
+        scheduleNow = queue(frame, in: &state) || scheduleNow
+      }
+      return scheduleNow
     }
     if scheduleNow { schedule() }
   }
@@ -208,7 +229,7 @@ public final class EventStream: Sendable {
     let (waiters, handlers) = state.withLock { state -> ([CheckedContinuation<Void, Never>], [@Sendable () -> Void]) in
       guard !state.closed else { return ([], []) }
       state.closed = true
-      state.pending = nil
+      state.pending = []
       state.outbox = []
       defer {
         state.waiters = []

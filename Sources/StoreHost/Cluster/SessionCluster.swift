@@ -1,156 +1,148 @@
 import Foundation
-import HTTP
-import Synchronization
 
-/// What lets several StoreHost processes share one PostgreSQL database without sticky
-/// sessions: leases that give each session one owner, forwarding of requests to that owner,
-/// and streams fed by the owner's announcements.
+/// What a ``SessionHost`` needs from the processes it shares its sessions with: one owner per
+/// session, known to the database, with an epoch that fences the saves of every former owner;
+/// a lease that tells this process, without asking, whether it may still serve a session; and
+/// the announcements of every durable version, which feed the event streams of any process.
 ///
-/// ```swift
-/// let persistence = try await PostgresSessionPersistence.open(url: url, processID: id, durability: .strict)
-/// let cluster = SessionCluster(persistence: persistence, eventHistoryLength: 32)
-/// let host = SessionHost(persistence: persistence, cluster: cluster, ...)
-/// try await host.joinCluster(advertising: "http://10.0.0.5:8080")
-/// ```
-///
-/// Ownership is tracked here with the instant until which this process may trust its lease:
-/// the start of the heartbeat (or takeover) that last renewed it plus the lease duration, less
-/// a safety margin for a slow database round trip. A session is served locally only while
-/// that holds; otherwise the request goes back through the database.
-public final class SessionCluster: Sendable {
-  /// How much sooner than the database this process considers its own lease over.
-  static let leaseSafetyMargin: Duration = .milliseconds(750)
+/// `StoreHostPostgres` implements it on PostgreSQL (`PostgresCluster`). Without a cluster the
+/// host serves every session itself and nothing here is used.
+public protocol SessionCluster: AnyObject, Sendable {
+  /// This process's id among the cluster's processes.
+  var processID: String { get }
+  /// How often the host calls ``renew()``.
+  var renewalInterval: Duration { get }
+  /// How long after its last renewal a silent process's sessions may be taken over: the
+  /// longest a request waits for a hung or dead owner.
+  var leaseDuration: Duration { get }
 
-  let persistence: PostgresSessionPersistence
-  let leases: SessionLeases
-  let followers: SessionFollowers
-  /// Values shared by every process, by key (what a PostgreSQL-backed `SharedKey` uses).
-  public let sharedValues: ClusterSharedValues
-  let listener: PostgresListener
-  let liveness: ProcessLiveness
-  let forwarder: RequestForwarder
-  private struct Ownership {
-    /// The sessions this process owns, each with when it took them.
-    var sessions: [SessionID: ContinuousClock.Instant] = [:]
-    /// Until when this process's lease is known to hold.
-    var validUntil = ContinuousClock.now
-  }
+  /// Registers `address` (`http://host:port`) as where this process takes forwarded
+  /// requests, starts its lease, and delivers every process's announcements to `receiver`.
+  func join(advertising address: String, announcements receiver: any ClusterAnnouncementReceiver) async throws
+  /// Gives up every session still owned here (each already saved), forgets this process's
+  /// address, and stops.
+  func leave() async
 
-  private let ownership = Mutex(Ownership())
-  /// Per session, the process whose forwarded requests came last, and how many in a row.
-  private let forwardStreaks = Mutex<[SessionID: (process: String, count: Int)]>([:])
-  /// Forwarded requests in a row from one process after which a session is handed to it.
-  static let handoverStreak = 3
-
-  /// Starts listening for the announcements of every process on `persistence`'s database.
-  public init(persistence: PostgresSessionPersistence, eventHistoryLength: Int) {
-    self.persistence = persistence
-    self.leases = SessionLeases(persistence: persistence)
-    let followers = SessionFollowers(historyLength: eventHistoryLength)
-    self.followers = followers
-    let sharedValues = ClusterSharedValues(pool: persistence.pool, processID: persistence.processID)
-    self.sharedValues = sharedValues
-    let liveness = ProcessLiveness(processID: persistence.processID)
-    self.liveness = liveness
-    self.listener = PostgresListener(
-      url: persistence.pool.url, channels: ClusterNotifications.channels,
-      handler: ClusterNotifications(followers: followers, sharedValues: sharedValues, liveness: liveness))
-    self.forwarder = RequestForwarder(processID: persistence.processID)
-    // Without the lock, other processes may take this one's sessions at any moment: stop
-    // trusting the lease until a database call renews it.
-    liveness.whenLost { [weak self] in self?.ownership.withLock { $0.validUntil = .now } }
-  }
-
-  /// A fresh id for this process: its pid (for people reading the tables) and 64 random bits
-  /// (so a restarted process never inherits a dead one's leases).
-  public static func newProcessID() -> String {
-    "\(getpid())-\(Base64URL.encode(SecureRandom.bytes(8)))"
-  }
-
-  /// This process's id in the database.
-  public var processID: String { persistence.processID }
-
-  /// How long a takeover may wait for a dead owner's lease to run out.
-  var takeoverWait: Duration { leases.leaseDuration + .seconds(2) }
-
-  /// Takes this process's liveness lock, registers its address, starts its lease and loads
-  /// the shared values.
-  func join(advertising address: String) async throws {
-    await liveness.waitUntilHeld()
-    let start = ContinuousClock.now
-    try await leases.register(address: address)
-    extendLease(renewedAt: start)
-    try await sharedValues.loadAll()
-  }
-
-  /// Whether this process may serve `id` locally right now.
-  func holdsLease(_ id: SessionID) -> Bool {
-    ownership.withLock { $0.sessions[id] != nil && ContinuousClock.now < $0.validUntil }
-  }
-
-  /// Records a session taken or created by a database call that started at `start` (a
-  /// takeover also renews this process's heartbeat).
-  func didAcquire(_ id: SessionID, at start: ContinuousClock.Instant) {
-    ownership.withLock { $0.sessions[id] = start }
-    extendLease(renewedAt: start)
-  }
-
-  /// Forgets a session this process gave up or lost.
-  func didRelease(_ id: SessionID) {
-    ownership.withLock { _ = $0.sessions.removeValue(forKey: id) }
-    forwardStreaks.withLock { _ = $0.removeValue(forKey: id) }
-  }
-
-  /// Records that this process served a request for `id`, forwarded by `process` (`nil`:
-  /// it came straight here). Returns that process when the last ``handoverStreak`` requests
-  /// all came from it: a load balancer routes the session there, so it should own it.
-  func noteServed(_ id: SessionID, forwardedBy process: String?) -> String? {
-    forwardStreaks.withLock { streaks in
-      guard let process else {
-        streaks[id] = nil
-        return nil
-      }
-      let count = streaks[id]?.process == process ? streaks[id]!.count + 1 : 1
-      guard count < Self.handoverStreak else {
-        streaks[id] = nil
-        return process
-      }
-      streaks[id] = (process, count)
-      return nil
-    }
-  }
-
+  /// Takes the session when no live process owns it (or this one does), moving its epoch on,
+  /// relabelling its versions past the ones its last owner reserved and reserving
+  /// `reservationWindow` more; else says where it is.
+  func acquire(_ id: SessionID, stateVersion: Int, reservationWindow: Int) async throws -> ClusterAcquisition
+  /// Records a session this process created at `epoch`, by a save that started at `start`.
+  func didCreate(_ id: SessionID, epoch: Int, at start: ContinuousClock.Instant)
+  /// Whether this process may serve `id`, which it holds at `epoch`, without asking the
+  /// database: its lease is known to hold, and no pause or lost connection since the
+  /// session was last confirmed could have let another process take it.
+  func isServing(_ id: SessionID, epoch: Int) -> Bool
+  /// Asks the database whether this process still owns `id` at `epoch`, renewing its lease
+  /// on the way; when it does, ``isServing(_:epoch:)`` holds again.
+  func verify(_ id: SessionID, epoch: Int) async throws -> Bool
   /// Renews this process's lease once.
-  /// - Returns: The sessions this process lost: taken over by another process though held
-  ///   before the renewal started, or all of them once renewals failed for a lease's length.
-  func renewLeases() async -> [SessionID] {
-    let start = ContinuousClock.now
-    let renewed = try? await leases.renew()
-    if renewed != nil { extendLease(renewedAt: start) }
-    return ownership.withLock { ownership in
-      let lost: [SessionID]
-      if let renewed {
-        lost = ownership.sessions.filter { !renewed.contains($0.key) && $0.value < start }.map(\.key)
-      } else {
-        lost = ContinuousClock.now < ownership.validUntil ? [] : Array(ownership.sessions.keys)
-      }
-      for id in lost { ownership.sessions[id] = nil }
-      return lost
-    }
+  /// - Returns: The sessions it found it no longer owns.
+  func renew() async -> [SessionID]
+  /// Takes up to `limit` sessions that no live process owns and that were active within
+  /// `recently`, as ``acquire(_:stateVersion:reservationWindow:)`` takes one.
+  func adoptOrphans(limit: Int, activeWithin recently: Duration, stateVersion: Int, reservationWindow: Int)
+    async throws -> [SessionSnapshot]
+  /// Gives `id`, owned here at `epoch` and saved, to the process `successor` (or to nobody,
+  /// for whichever process asks first), moving its epoch on, in one statement.
+  func move(_ id: SessionID, epoch: Int, to successor: String?) async throws
+  /// Forgets `id`, held here at `epoch`: ended, given up or lost.
+  func didRelease(_ id: SessionID, epoch: Int)
+  /// The session's latest durable state, whoever owns it; `nil` when there is no such session.
+  func durableSnapshot(_ id: SessionID) async throws -> SessionSnapshot?
+  /// Reads the session's durable version and state in order with the announcements, and
+  /// calls `body` with it (`nil`: no such session) before the next announcement is delivered.
+  func readInOrder(_ id: SessionID, _ body: @escaping @Sendable (Result<DurableVersion?, any Error>) -> Void)
+  /// Tells every process that a `?log=1` stream on this one watches `id` (or no longer
+  /// does), so its owner announces its actions.
+  func watchActions(of id: SessionID, _ watching: Bool)
+  /// Whether any process watches the actions of `id`.
+  func isActionWatched(_ id: SessionID) -> Bool
+  /// Announces an `action` event of `id` to the processes that watch it.
+  func announceAction(of id: SessionID, _ data: [UInt8])
+  /// The cluster's own lines for `GET /metrics`.
+  var metrics: [ClusterMetric] { get }
+}
+
+/// Where a session is, as far as the cluster knows.
+public enum ClusterAcquisition: Sendable {
+  /// This process owns it now, at this durable state (with its epoch and remembered answers).
+  case acquired(SessionSnapshot)
+  /// The live process `owner` owns it; `address` is where it takes forwarded requests.
+  case ownedElsewhere(owner: String, address: String?)
+  /// A newer build saved it, under a state version this build cannot read, and no live
+  /// process serves it.
+  case savedByNewerBuild
+  /// No such session.
+  case notFound
+}
+
+/// A session's durable version and state's JSON, as announced.
+public struct DurableVersion: Sendable {
+  public var version: Int
+  public var state: [UInt8]
+
+  public init(version: Int, state: [UInt8]) {
+    self.version = version
+    self.state = state
+  }
+}
+
+/// Where a cluster delivers what its processes announce, in the order the database
+/// committed it: the host's event streams.
+public protocol ClusterAnnouncementReceiver: AnyObject, Sendable {
+  /// The sessions streamed here: after announcements were missed, the cluster reads each
+  /// again and delivers it.
+  var followedSessions: [SessionID] { get }
+  /// Whether `id` is streamed here; if not, an announcement without its state need not be
+  /// completed by a read.
+  func isFollowing(_ id: SessionID) -> Bool
+  /// A durable version of `id`.
+  func received(_ id: SessionID, _ version: DurableVersion)
+  /// `id` was deleted.
+  func deleted(_ id: SessionID)
+  /// An `action` event of `id`, from its owner.
+  func receivedAction(of id: SessionID, _ data: [UInt8])
+  /// Whether any process watches the actions of `id` changed.
+  func actionWatchChanged(of id: SessionID, watched: Bool)
+}
+
+/// One line of `GET /metrics` a cluster adds: a Prometheus counter or gauge.
+public struct ClusterMetric: Sendable {
+  public enum Kind: String, Sendable {
+    case counter, gauge
   }
 
-  private func extendLease(renewedAt start: ContinuousClock.Instant) {
-    // Without the liveness lock, other processes may take any session at once.
-    guard liveness.isHeld else { return }
-    let validUntil = start + leases.leaseDuration - Self.leaseSafetyMargin
-    ownership.withLock { $0.validUntil = max($0.validUntil, validUntil) }
+  public var name: String
+  public var kind: Kind
+  public var help: String
+  public var value: Int
+
+  public init(name: String, kind: Kind, help: String, value: Int) {
+    self.name = name
+    self.kind = kind
+    self.help = help
+    self.value = value
+  }
+}
+
+/// A save was refused because this process no longer owns the session at the save's epoch:
+/// another process took it over (this one stalled, or lost the database for longer than its
+/// lease), it was handed over, or it was deleted. Nothing of the save was written.
+public struct SessionOwnershipLost: Error, CustomStringConvertible {
+  public let id: SessionID
+
+  public init(id: SessionID) {
+    self.id = id
   }
 
-  /// Gives up every session, forgets this process's address, and stops listening and forwarding.
-  func leave() async {
-    try? await leases.releaseAll()
-    ownership.withLock { $0.sessions = [:] }
-    listener.stop()
-    forwarder.stop()
-  }
+  public var description: String { "session \(id) is no longer owned by this process" }
+}
+
+/// The database connection failed after a transaction's commit was sent: the save may or
+/// may not be durable.
+public struct SaveOutcomeUnknown: Error, CustomStringConvertible {
+  public init() {}
+
+  public var description: String { "the connection failed while the save was committing: it may or may not be durable" }
 }

@@ -8,17 +8,27 @@ import Synchronization
 ///
 /// Every process, the owner included, streams from here, so a stream shows only durable
 /// versions, in commit order, and keeps going when the session moves to another owner.
-/// A notification that carries the state is published as is; one without (the state did
-/// not fit in the payload) is completed by reading the row on the listener's connection
-/// before the next notification is handled, so order holds either way.
-final class SessionFollowers: Sendable {
+/// A session's first stream here reads its durable version in order with the
+/// announcements (``SessionCluster/readInOrder(_:_:)``), so no version falls between the
+/// read and the stream. `?log=1` streams get the owner's `action` events: the first one on
+/// a session tells every process it is watched, and its owner announces its actions.
+final class SessionFollowers: ClusterAnnouncementReceiver {
+  private let cluster: any SessionCluster
   private let fanouts = Mutex<[SessionID: EventFanout]>([:])
   /// The last published state of each followed session, to diff the next one against.
   private let lastStates = Mutex<[SessionID: JSONValue]>([:])
   private let historyLength: Int
+  /// Tells the host when whether a session's actions are watched anywhere changed.
+  private let onActionWatchChanged = Mutex<(@Sendable (SessionID, Bool) -> Void)?>(nil)
 
-  init(historyLength: Int) {
+  init(cluster: any SessionCluster, historyLength: Int) {
+    self.cluster = cluster
     self.historyLength = historyLength
+  }
+
+  /// Calls `action` each time whether a session's actions are watched anywhere changes.
+  func whenActionWatchChanged(_ action: @escaping @Sendable (SessionID, Bool) -> Void) {
+    onActionWatchChanged.withLock { $0 = action }
   }
 
   /// The number of clients watching any session from this process.
@@ -31,40 +41,40 @@ final class SessionFollowers: Sendable {
 
   /// Makes sure the session's fanout exists, so a stream can start.
   /// - Returns: `false` when there is no such session.
-  /// - Throws: ``HTTPError/databaseUnavailable()`` while the listener has no connection.
-  func prepare(_ id: SessionID, listener: PostgresListener) async throws -> Bool {
+  /// - Throws: ``HTTPError/databaseUnavailable()`` when its durable version cannot be read.
+  func prepare(_ id: SessionID) async throws -> Bool {
     if fanouts.withLock({ $0[id] != nil }) { return true }
-    return try await subscribe(id, listener: listener)
+    return try await subscribe(id)
   }
 
   /// Adds a client to the session's fanout.
   ///
-  /// A first client subscribes through the listener's thread: the session's row is read
-  /// there, ordered with the notifications, so no version falls between the read and the
-  /// stream.
-  /// A client resuming at a version this process has not heard of yet (its notifications
-  /// lag behind the owner's commits) waits until the session's row is read, so it never
-  /// goes back to an older version.
+  /// A client resuming at a version this process has not heard of yet (its announcements
+  /// lag behind the owner's commits) waits until the session's durable version is read, so
+  /// it never goes back to an older version.
   /// - Returns: The fanout and the client's id, or `nil` when there is no such session.
-  /// - Throws: ``HTTPError/databaseUnavailable()`` while the listener has no connection.
+  /// - Throws: ``HTTPError/databaseUnavailable()`` when its durable version cannot be read.
   func connect(
-    _ id: SessionID, listener: PostgresListener, _ sink: any EventSink, patches: Bool, log: Bool, presence: Bool,
-    everyone: Int, lastEventID: Int?, onEnd: @escaping @Sendable () -> Void
+    _ id: SessionID, _ sink: any EventSink, patches: Bool, log: Bool, presence: Bool, everyone: Int,
+    framing: EventFraming = .alone, lastEventID: Int?, onEnd: @escaping @Sendable () -> Void
   ) async throws -> (fanout: EventFanout, client: UInt64)? {
     if let lastEventID, let fanout = fanouts.withLock({ $0[id] }), fanout.latest.version < lastEventID {
-      await catchUp(id, fanout: fanout, listener: listener)
+      try? await catchUp(id, fanout: fanout)
     }
     while true {
-      let connected = fanouts.withLock { fanouts -> (EventFanout, UInt64)? in
+      let connected = fanouts.withLock { fanouts -> (EventFanout, UInt64, isFirstLog: Bool)? in
         guard let fanout = fanouts[id],
           let client = fanout.connect(
-            sink, patches: patches, log: log, presence: presence, everyone: everyone, lastEventID: lastEventID,
-            onEnd: onEnd)
+            sink, patches: patches, log: log, presence: presence, everyone: everyone, framing: framing,
+            lastEventID: lastEventID, onEnd: onEnd)
         else { return nil }
+        return (fanout, client, log && fanout.logWatcherCount == 1)
+      }
+      if let (fanout, client, isFirstLog) = connected {
+        if isFirstLog { cluster.watchActions(of: id, true) }
         return (fanout, client)
       }
-      if let connected { return connected }
-      guard try await subscribe(id, listener: listener) else { return nil }
+      guard try await subscribe(id) else { return nil }
     }
   }
 
@@ -75,87 +85,96 @@ final class SessionFollowers: Sendable {
 
   /// Removes a client; the last one to leave ends the subscription.
   func disconnect(_ id: SessionID, fanout: EventFanout, client: UInt64) {
-    fanouts.withLock { fanouts in
+    let (hadLog, hasLog) = fanouts.withLock { fanouts in
+      let before = fanout.logWatcherCount
       fanout.disconnect(client)
       if fanout.clientCount == 0, fanouts[id] === fanout {
         fanouts[id] = nil
         lastStates.withLock { $0[id] = nil }
       }
+      return (before > 0, fanout.logWatcherCount > 0)
     }
+    if hadLog && !hasLog { cluster.watchActions(of: id, false) }
   }
 
-  /// Publishes an announced version to the session's streams, if any watch it here.
-  func received(payload: String, on connection: PostgresConnection) {
-    guard let notification = SessionNotification(payload: payload),
-      let fanout = fanouts.withLock({ $0[notification.id] }),
-      notification.version > fanout.latest.version || notification.version == SessionNotification.deletedVersion
-    else { return }
-    if let state = notification.state {
-      publish(id: notification.id, version: notification.version, state: state, to: fanout)
-    } else {
-      refresh(notification.id, fanout: fanout, on: connection)
-    }
+  // MARK: ClusterAnnouncementReceiver
+
+  var followedSessions: [SessionID] { fanouts.withLock { Array($0.keys) } }
+
+  func isFollowing(_ id: SessionID) -> Bool {
+    fanouts.withLock { $0[id] != nil }
   }
 
-  /// Re-reads every watched session after the listener missed notifications.
-  func resynchronize(on connection: PostgresConnection) {
-    for (id, fanout) in fanouts.withLock({ $0 }) { refresh(id, fanout: fanout, on: connection) }
+  func received(_ id: SessionID, _ version: DurableVersion) {
+    guard let fanout = fanouts.withLock({ $0[id] }), version.version > fanout.latest.version else { return }
+    publish(id: id, version, to: fanout)
+  }
+
+  func deleted(_ id: SessionID) {
+    guard let fanout = fanouts.withLock({ $0[id] }) else { return }
+    end(id, fanout: fanout)
+  }
+
+  func receivedAction(of id: SessionID, _ data: [UInt8]) {
+    fanouts.withLock { $0[id] }?.publishAction(data)
+  }
+
+  func actionWatchChanged(of id: SessionID, watched: Bool) {
+    onActionWatchChanged.withLock { $0 }?(id, watched)
   }
 
   // MARK: Internals
 
-  /// Reads the session's row on the listener's thread and starts its fanout.
+  /// Reads the session's durable version in order with the announcements and starts its
+  /// fanout there, before the next announcement is delivered.
   /// - Returns: `false` when there is no such session.
-  private func subscribe(_ id: SessionID, listener: PostgresListener) async throws -> Bool {
+  private func subscribe(_ id: SessionID) async throws -> Bool {
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bool, any Error>) in
-      listener.submit { [self] connection in
-        guard let connection else { return continuation.resume(throwing: HTTPError.databaseUnavailable()) }
-        if fanouts.withLock({ $0[id] != nil }) { return continuation.resume(returning: true) }
-        do {
-          guard let (version, state) = try Self.readRow(id, on: connection) else {
-            return continuation.resume(returning: false)
-          }
-          let json = Array(state.utf8)
-          let value = try JSONValue(parsing: json)
-          lastStates.withLock { $0[id] = value }
-          let initial = PublishedState(version: version, json: json)
-          fanouts.withLock { $0[id] = EventFanout(initial: initial, historyLength: historyLength) }
-          continuation.resume(returning: true)
-        } catch {
+      cluster.readInOrder(id) { [self] result in
+        switch result {
+        case .failure:
           continuation.resume(throwing: HTTPError.databaseUnavailable())
+        case .success(nil):
+          continuation.resume(returning: fanouts.withLock { $0[id] != nil })
+        case .success(let durable?):
+          guard let value = try? JSONValue(parsing: durable.state) else {
+            return continuation.resume(throwing: HTTPError.databaseUnavailable())
+          }
+          fanouts.withLock { fanouts in
+            guard fanouts[id] == nil else { return }
+            lastStates.withLock { $0[id] = value }
+            let initial = PublishedState(version: durable.version, json: durable.state)
+            fanouts[id] = EventFanout(initial: initial, historyLength: historyLength)
+          }
+          continuation.resume(returning: true)
         }
       }
     }
   }
 
-  /// Reads the session's row on the listener's thread, in order with the notifications, and
-  /// publishes it when it is newer than what the fanout has.
-  private func catchUp(_ id: SessionID, fanout: EventFanout, listener: PostgresListener) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      listener.submit { [self] connection in
-        if let connection { refresh(id, fanout: fanout, on: connection) }
-        continuation.resume()
+  /// Reads the session's durable version in order with the announcements, and publishes it
+  /// when it is newer than what the fanout has.
+  private func catchUp(_ id: SessionID, fanout: EventFanout) async throws {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+      cluster.readInOrder(id) { [self] result in
+        switch result {
+        case .failure(let error):
+          continuation.resume(throwing: error)
+        case .success(nil):
+          end(id, fanout: fanout)
+          continuation.resume()
+        case .success(let durable?):
+          if durable.version > fanout.latest.version { publish(id: id, durable, to: fanout) }
+          continuation.resume()
+        }
       }
-    }
-  }
-
-  /// Publishes the row's version, or ends the streams when the session is gone.
-  private func refresh(_ id: SessionID, fanout: EventFanout, on connection: PostgresConnection) {
-    do {
-      guard let row = try Self.readRow(id, on: connection) else { return end(id, fanout: fanout) }
-      guard row.version > fanout.latest.version else { return }
-      publish(id: id, version: row.version, state: row.state, to: fanout)
-    } catch {
-      // The connection broke: the listener reconnects and resynchronizes every fanout.
     }
   }
 
   /// Publishes the state with the patch from the last one published: this process only
   /// has the states' JSON, so the two documents are diffed whole.
-  private func publish(id: SessionID, version: Int, state: String, to fanout: EventFanout) {
-    guard version != SessionNotification.deletedVersion else { return end(id, fanout: fanout) }
-    let json = Array(state.utf8)
-    guard let value = try? JSONValue(parsing: json) else { return }
+  private func publish(id: SessionID, _ durable: DurableVersion, to fanout: EventFanout) {
+    guard let value = try? JSONValue(parsing: durable.state) else { return }
     let previous = lastStates.withLock { states in
       defer { states[id] = value }
       return states[id]
@@ -166,7 +185,7 @@ final class SessionFollowers: Sendable {
       guard let bytes = try? JSONEncoding.encode(operations) else { return nil }
       return VersionPatch(from: from, operations: bytes, operationCount: operations.count)
     }
-    fanout.publish(PublishedState(version: version, patch: patch, json: json))
+    fanout.publish(PublishedState(version: durable.version, patch: patch, json: durable.state))
   }
 
   private func end(_ id: SessionID, fanout: EventFanout) {
@@ -177,12 +196,5 @@ final class SessionFollowers: Sendable {
     }
     if ended { lastStates.withLock { $0[id] = nil } }
     fanout.close()
-  }
-
-  /// The session's durable version and state, or `nil` when it does not exist.
-  private static func readRow(_ id: SessionID, on connection: PostgresConnection) throws -> (version: Int, state: String)? {
-    let rows = try connection.execute("SELECT version, state FROM storehost_sessions WHERE id = $1", [id.rawValue])
-    guard let row = rows.first, let version = row[0].flatMap({ Int($0) }), let state = row[1] else { return nil }
-    return (version, state)
   }
 }

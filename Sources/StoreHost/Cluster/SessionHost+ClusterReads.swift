@@ -11,14 +11,14 @@ extension SessionHost {
       throw HTTPError.sessionNotFound()
     }
     _ = try Authentication.authenticate(request, for: id, with: tokenSigner)
-    if let session = session(id), cluster.holdsLease(id) {
+    if let session = session(id), cluster.isServing(id, epoch: session.epoch) {
       session.touch()
       let (state, version) = try session.currentJSON()
       return stateResponse(id: id, version: version, state: state)
     }
     let snapshot: SessionSnapshot?
     do {
-      snapshot = try await cluster.leases.durableSnapshot(id)
+      snapshot = try await cluster.durableSnapshot(id)
     } catch {
       throw HTTPError.databaseUnavailable()
     }
@@ -27,18 +27,15 @@ extension SessionHost {
   }
 
   /// `GET /api/sessions/{id}/events` in a cluster: every durable version, from whichever
-  /// process owns the session (see ``SessionFollowers``).
+  /// process owns the session, and with `?log=1` its owner's actions (see ``SessionFollowers``).
   func clusteredEvents(_ request: Request) async throws -> Response {
-    guard let cluster, let id = request.parameters["id"].flatMap(SessionID.init) else {
+    guard let followers, let id = request.parameters["id"].flatMap(SessionID.init) else {
       throw HTTPError.sessionNotFound()
     }
     _ = try Authentication.authenticate(request, for: id, with: tokenSigner)
-    let followers = cluster.followers
-    guard try await followers.prepare(id, listener: cluster.listener) else { throw HTTPError.sessionNotFound() }
-    let maxStreams = configuration.limits.maxEventStreamsPerSession
-    guard followers.clientCount(id) < maxStreams else {
-      throw HTTPError.rateLimited(
-        retryAfter: .seconds(5), "This session has \(maxStreams) event streams open here already.")
+    guard try await followers.prepare(id) else { throw HTTPError.sessionNotFound() }
+    guard followers.clientCount(id) < configuration.limits.maxEventStreamsPerSession else {
+      throw tooManyStreams(here: true)
     }
     let options = EventStreamRequest(request)
     let retry = Int(configuration.eventStreamRetry.secondsValue * 1000)
@@ -46,18 +43,9 @@ extension SessionHost {
     return .eventStream(onOpen: { [self] stream in
       stream.retry(milliseconds: retry)
       Task { [self] in
-        let everyone = openStreams.add(1, ordering: .relaxed).newValue
-        guard
-          let (fanout, client) = try? await followers.connect(
-            id, listener: cluster.listener, stream, patches: options.patches, log: false, presence: options.presence,
-            everyone: everyone, lastEventID: options.lastEventID, onEnd: { stream.finish() })
-        else {
-          openStreams.subtract(1, ordering: .relaxed)
-          return stream.finish()
-        }
-        stream.onClose { [self] in
-          openStreams.subtract(1, ordering: .relaxed)
-          followers.disconnect(id, fanout: fanout, client: client)
+        switch await watchFollowed(id, by: followers, sink: stream, options: options.watch, onEnd: { stream.finish() }) {
+        case .success(let stop): stream.onClose(stop)
+        case .failure: stream.finish()
         }
       }
     })

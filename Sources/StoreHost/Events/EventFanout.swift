@@ -9,8 +9,8 @@ import Synchronization
 /// once it catches up ("latest wins"), never a growing queue. Reconnecting clients name the
 /// last version they saw (`Last-Event-ID`) and get only what came after it.
 ///
-/// Each event is one ``EventFrame`` made once per version and kind, and handed to every
-/// client as it is.
+/// Each event is one ``EventFrame`` made once per version, kind and framing, and handed to
+/// every client as it is.
 final class EventFanout: Sendable {
   /// A watching client.
   private struct Client {
@@ -21,6 +21,7 @@ final class EventFanout: Sendable {
     let log: Bool
     /// Whether the client also wants `presence` events.
     let presence: Bool
+    let framing: EventFraming
     /// The last version queued for this client; it has or will get it.
     var lastQueued: Int?
     let onEnd: @Sendable () -> Void
@@ -40,6 +41,8 @@ final class EventFanout: Sendable {
     var clients: [Client] = []
     var nextClientID: UInt64 = 0
     var logWatchers = 0
+    /// In a cluster, where this session's actions go for the `?log=1` streams of other processes.
+    var remoteLog: (@Sendable ([UInt8]) -> Void)?
     var presenceWatchers = 0
     /// The event streams open on the whole server, as last told (``updateEveryone(_:)``).
     var everyone = 0
@@ -48,9 +51,10 @@ final class EventFanout: Sendable {
     /// Sends a `presence` event to the clients that asked for them.
     func tellPresence() {
       guard presenceWatchers > 0 else { return }
-      let frame = EventFrame(
-        event: "presence", data: Array(#"{"session":\#(clients.count),"everyone":\#(everyone)}"#.utf8))
-      for client in clients where client.presence { _ = client.sink.send(frame) }
+      var frames = FramingCache(Array(#"{"session":\#(clients.count),"everyone":\#(everyone)}"#.utf8)) {
+        EventFrame(event: "presence", data: $0)
+      }
+      for client in clients where client.presence { _ = client.sink.send(frames.frame(for: client.framing)) }
     }
   }
 
@@ -71,8 +75,17 @@ final class EventFanout: Sendable {
   /// The number of clients watching.
   var clientCount: Int { fanout.withLock { $0.clients.count } }
 
-  /// Whether any client watches the action log.
-  var hasLogWatchers: Bool { fanout.withLock { $0.logWatchers > 0 } }
+  /// Whether any client watches the action log, here or (in a cluster) in another process.
+  var hasLogWatchers: Bool { fanout.withLock { $0.logWatchers > 0 || $0.remoteLog != nil } }
+
+  /// The number of clients here that watch the action log.
+  var logWatcherCount: Int { fanout.withLock { $0.logWatchers } }
+
+  /// Sets where the session's actions go for the `?log=1` streams of other processes
+  /// (`nil`: none watches), besides this fanout's own clients.
+  func setRemoteLog(_ remoteLog: (@Sendable ([UInt8]) -> Void)?) {
+    fanout.withLock { $0.remoteLog = remoteLog }
+  }
 
   /// Takes the number of event streams open on the whole server; the clients watching
   /// presence hear of a change.
@@ -87,12 +100,14 @@ final class EventFanout: Sendable {
   /// Sends an `action` event to the clients watching the action log. Best effort: a client
   /// that is behind misses log entries, never state.
   func publishAction(_ data: [UInt8]) {
-    let frame = EventFrame(event: "action", data: data)
-    fanout.withLock { fanout in
+    var frames = FramingCache(data) { EventFrame(event: "action", data: $0) }
+    let remoteLog = fanout.withLock { fanout in
       for client in fanout.clients where client.log {
-        _ = client.sink.send(frame)
+        _ = client.sink.send(frames.frame(for: client.framing))
       }
+      return fanout.remoteLog
     }
+    remoteLog?(data)
   }
 
   /// Publishes a new version to every client. Versions must grow.
@@ -110,34 +125,46 @@ final class EventFanout: Sendable {
           fanout.clients[index].lastQueued = deliverLatest(&frames, to: client)
           continue
         }
-        let frame = client.patches && state.patch?.from == previous ? frames.patch : frames.stateFrame
+        let frame =
+          client.patches && state.patch?.from == previous
+          ? frames.patch(for: client.framing) : frames.stateFrame(for: client.framing)
         fanout.clients[index].lastQueued = frame.flatMap { deliver($0, &frames, to: client) } ?? client.lastQueued
       }
     }
   }
 
-  /// The events of one version, each made once, when the first client needs it.
+  /// The events of one version, each made once per framing, when the first client needs it.
   private struct Frames {
     let state: PublishedState
-    private var madeState: EventFrame??
-    private var madePatch: EventFrame??
+    private var madeState = FramedOnce<EventFrame?>()
+    private var madePatch = FramedOnce<EventFrame?>()
 
     init(_ state: PublishedState) { self.state = state }
 
     /// The `state` event; `nil` when the state cannot be encoded.
-    var stateFrame: EventFrame? {
-      mutating get {
-        if madeState == nil { madeState = .some(state.stateFrame()) }
-        return madeState!
-      }
+    mutating func stateFrame(for framing: EventFraming) -> EventFrame? {
+      madeState.value(for: framing) { [state] in state.stateFrame(framing) }
     }
 
     /// The `patch` event from the previous version.
-    var patch: EventFrame? {
-      mutating get {
-        if madePatch == nil { madePatch = .some(state.patchFrame()) }
-        return madePatch!
-      }
+    mutating func patch(for framing: EventFraming) -> EventFrame? {
+      madePatch.value(for: framing) { [state] in state.patchFrame(framing) }
+    }
+  }
+
+  /// One event's data, framed once per framing its clients ask for.
+  private struct FramingCache {
+    let data: [UInt8]
+    let make: ([UInt8]) -> EventFrame
+    private var made = FramedOnce<EventFrame>()
+
+    init(_ data: [UInt8], make: @escaping ([UInt8]) -> EventFrame) {
+      self.data = data
+      self.make = make
+    }
+
+    mutating func frame(for framing: EventFraming) -> EventFrame {
+      made.value(for: framing) { [data, make] in make(framing.data(data)) }
     }
   }
 
@@ -145,26 +172,27 @@ final class EventFanout: Sendable {
   /// version, a patch from `lastEventID` when the recent versions lead from it to the
   /// latest, else the latest state. With `presence`, the client also gets a `presence`
   /// event now and whenever the number of this session's clients, or `everyone` (the
-  /// streams open on the server, counting this one), changes. `onEnd` is called once if the
-  /// fanout closes while the client watches.
+  /// session watches open on the server, counting this one), changes. `framing` says whether the
+  /// client's stream carries this session alone. `onEnd` is called once if the fanout closes
+  /// while the client watches.
   /// - Returns: The client's id, for ``disconnect(_:)``; `nil` if the fanout is closed.
   func connect(
     _ sink: any EventSink, patches: Bool, log: Bool = false, presence: Bool = false, everyone: Int = 0,
-    lastEventID: Int?, onEnd: @escaping @Sendable () -> Void
+    framing: EventFraming = .alone, lastEventID: Int?, onEnd: @escaping @Sendable () -> Void
   ) -> UInt64? {
     fanout.withLock { fanout -> UInt64? in
       guard !fanout.isClosed else { return nil }
       let latest = fanout.latest
       var client = Client(
-        id: fanout.nextClientID, sink: sink, patches: patches, log: log, presence: presence, lastQueued: nil,
-        onEnd: onEnd)
+        id: fanout.nextClientID, sink: sink, patches: patches, log: log, presence: presence, framing: framing,
+        lastQueued: nil, onEnd: onEnd)
       if let lastEventID, lastEventID == latest.version {
         client.lastQueued = latest.version
       } else if patches, let lastEventID, let patch = Self.patch(from: lastEventID, in: fanout.history),
         patch.operations.count <= max(Self.smallPatch, (try? latest.json().count) ?? 0)
       {
         var frames = Frames(latest)
-        client.lastQueued = deliver(patch.frame(to: latest.version), &frames, to: client)
+        client.lastQueued = deliver(patch.frame(to: latest.version, framing), &frames, to: client)
       } else {
         var frames = Frames(latest)
         client.lastQueued = deliverLatest(&frames, to: client)
@@ -230,7 +258,7 @@ final class EventFanout: Sendable {
 
   /// Sends the full state, keeping it as the pending event if the client is behind.
   private func deliverLatest(_ frames: inout Frames, to client: Client) -> Int? {
-    guard let frame = frames.stateFrame else { return client.lastQueued }
+    guard let frame = frames.stateFrame(for: client.framing) else { return client.lastQueued }
     switch client.sink.sendLatest(frame) {
     case .sent, .coalesced: return frames.state.version
     case .backpressure, .closed, .tooLarge: return client.lastQueued

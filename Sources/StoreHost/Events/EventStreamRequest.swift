@@ -15,4 +15,19 @@ struct EventStreamRequest {
     presence = request.queryItem("presence") == "1"
     lastEventID = (request.headers["Last-Event-ID"] ?? request.queryItem("lastEventId")).flatMap { Int($0) }
   }
+
+  /// How to watch the session for this request, on a stream of its own.
+  var watch: WatchOptions {
+    WatchOptions(patches: patches, log: log, presence: presence, framing: .alone, lastEventID: lastEventID)
+  }
+}
+
+/// How one client watches one session's events.
+struct WatchOptions: Sendable {
+  var patches: Bool
+  var log: Bool
+  var presence: Bool
+  var framing: EventFraming
+  /// The version the client has, if any.
+  var lastEventID: Int?
 }

@@ -48,17 +48,18 @@ final class PublishedState: Sendable {
     }
   }
 
-  /// `event: state`, `id: <version>`, `data: {"version": n, "state": {...}}`; `nil` when the
-  /// state cannot be encoded.
-  func stateFrame() -> EventFrame? {
+  /// `event: state`, `id: <version>`, `data: {"version": n, "state": {...}}` (framed as
+  /// `framing` says); `nil` when the state cannot be encoded.
+  func stateFrame(_ framing: EventFraming = .alone) -> EventFrame? {
     guard let json = try? json() else { return nil }
     return EventFrame(
-      event: "state", id: String(version), data: [Array(#"{"version":\#(version),"state":"#.utf8), json, [UInt8(ascii: "}")]])
+      event: "state", id: framing.eventID(version),
+      data: [framing.dataParts(opening: #""version":\#(version),"state":"#), json, [UInt8(ascii: "}")]])
   }
 
   /// `event: patch` with `{"version", "from", "ops"}` from ``patch``'s version.
-  func patchFrame() -> EventFrame? {
-    patch?.frame(to: version)
+  func patchFrame(_ framing: EventFraming = .alone) -> EventFrame? {
+    patch?.frame(to: version, framing)
   }
 }
 
@@ -99,9 +100,12 @@ struct VersionPatch: Sendable {
   }
 
   /// The `patch` event from ``from`` to `version`.
-  func frame(to version: Int) -> EventFrame {
+  func frame(to version: Int, _ framing: EventFraming = .alone) -> EventFrame {
     EventFrame(
-      event: "patch", id: String(version),
-      data: [Array(#"{"version":\#(version),"from":\#(from),"ops":"#.utf8), operations, [UInt8(ascii: "}")]])
+      event: "patch", id: framing.eventID(version),
+      data: [
+        framing.dataParts(opening: #""version":\#(version),"from":\#(from),"ops":"#), operations,
+        [UInt8(ascii: "}")],
+      ])
   }
 }

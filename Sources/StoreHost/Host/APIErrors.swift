@@ -1,6 +1,6 @@
 import HTTP
 
-/// The errors of the session API (DESIGN.md, "Wire protocol"), each with its status and code.
+/// The errors of the session API (README, "Wire protocol"), each with its status and code.
 extension HTTPError {
   static func sessionNotFound() -> HTTPError {
     HTTPError(status: 404, code: "session_not_found", message: "No session has this id; it may have ended.")
@@ -120,5 +120,21 @@ extension HTTPError {
   static func notDurable() -> HTTPError {
     HTTPError(
       status: 503, code: "not_durable", message: "The new state could not be saved; it was applied but may be lost.")
+  }
+}
+
+/// The errors of watch tickets and streams of several sessions (`GET /api/events`).
+extension HTTPError {
+  static func invalidWatch(_ message: String) -> HTTPError {
+    HTTPError(status: 400, code: "invalid_watch", message: message)
+  }
+
+  /// A ticket this server did not sign, or one past its expiry: reported for its session
+  /// in an `event: dropped`, while the stream goes on with the others.
+  static func invalidTicket(expired: Bool) -> HTTPError {
+    HTTPError(
+      status: 401, code: "invalid_ticket",
+      message: (expired ? "This watch ticket has expired" : "This watch ticket was not issued by this server")
+        + "; get a new one with POST /api/sessions/{id}/tickets.")
   }
 }

@@ -28,7 +28,15 @@ extension SessionHost {
   func answerOnce(_ request: Request, key: String, session: Session<State, Action>) async throws -> Response {
     let digest = IdempotencyKey.digest(request.body)
     switch session.admitIdempotent(key, digest: digest) {
-    case .replay(let answer): return replay(answer)
+    case .replay(let answer):
+      // The answer may be given only once the state it reports may be shown: durable, with
+      // strict durability (a repeat can come while the first request's save is on its way).
+      do {
+        try await session.waitUntilPublishable(answer.version)
+      } catch {
+        throw notDurable(session, error: error)
+      }
+      return replay(answer)
     case .reused: throw HTTPError.idempotencyKeyReused()
     case .inUse: throw HTTPError.idempotencyKeyInUse()
     case .proceed: break
@@ -38,7 +46,7 @@ extension SessionHost {
     session.holdSaves()
     let sent: SentActions
     do {
-      sent = try send(request, to: session)
+      sent = try await sendActions(request, to: session)
     } catch {
       session.updateIdempotency { $0.abandon(key) }
       session.releaseSaves()
@@ -56,8 +64,9 @@ extension SessionHost {
     } catch {
       // On one process the change stays applied, with its answer (saved with a later save),
       // so a repeat replays it. In a cluster the session is dropped here with both, so a
-      // repeat applies it anew on the session's durable state.
-      throw notDurable(session)
+      // repeat applies it anew on the session's durable state, or replays the answer when
+      // the save's outcome was unknown and it did commit.
+      throw notDurable(session, error: error)
     }
     return applied.response
   }

@@ -128,13 +128,16 @@ extension SessionHost {
     }
   }
 
-  /// Puts `session` to rest: out of memory once its final state is saved. A request for it
-  /// meanwhile waits, then brings it back.
+  /// Puts `session` to rest: out of memory once the requests it is serving are answered and
+  /// its final state is saved. A request for it meanwhile waits, then brings it back.
   func rest(_ session: Session<State, Action>) async {
     let resting = sessions.withLock { table -> Task<SessionMove, Never>? in
-      guard table.live[session.id] === session, table.moving[session.id] == nil else { return nil }
+      guard table.live[session.id] === session, table.moving[session.id] == nil, session.startLeaving() else {
+        return nil
+      }
       table.live[session.id] = nil
       let resting = Task { [self] in
+        await session.waitForRequests()
         try? await session.finish()
         inMemoryStorage.removeValues(forSession: session.id.rawValue)
         metrics.sessionsRested.add(1, ordering: .relaxed)
@@ -149,7 +152,7 @@ extension SessionHost {
 
   /// Makes room in memory for one more session: when it holds ``SessionLimits/maxSessions``,
   /// puts the least recently used session to rest among those idle for a few seconds (or
-  /// ``SessionLimits/restAfter``, when that is shorter).
+  /// ``SessionLimits/restAfter``, when that is shorter); in a cluster, gives it up instead.
   /// - Throws: 503 `at_capacity` when every session in memory is in use (a stream, a
   ///   running effect or a recent request).
   func makeRoom() async throws {
@@ -161,7 +164,7 @@ extension SessionHost {
     guard let oldest = candidates.min(by: { $0.lastActiveInstant < $1.lastActiveInstant }) else {
       throw HTTPError.atCapacity()
     }
-    await rest(oldest)
+    if cluster != nil { await depart(oldest, to: nil) } else { await rest(oldest) }
   }
 
   /// Brings back, in the background, the stored sessions used within the last

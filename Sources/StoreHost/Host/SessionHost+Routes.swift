@@ -3,19 +3,23 @@ import Foundation
 import HTTP
 
 extension SessionHost {
-  /// Adds the session API of DESIGN.md to `router`: `/api/sessions` and below, `/healthz`
-  /// and `/metrics`.
+  /// Adds the session API of the README's "Wire protocol" to `router`: `/api/sessions` and
+  /// below, `/api/events`, `/healthz`, `/metrics`, `/api/schema`, and the browser client
+  /// under `/storehost/v1/`.
   public func addRoutes(to router: inout Router) {
     router.post("/api/sessions") { [self] request in try await createSession(request) }
     router.get("/api/sessions/{id}") { [self] request in try await state(request) }
     router.post("/api/sessions/{id}/actions") { [self] request in try await actions(request) }
     router.get("/api/sessions/{id}/events") { [self] request in try await events(request) }
     router.delete("/api/sessions/{id}") { [self] request in try await delete(request) }
+    router.post("/api/sessions/{id}/tickets") { [self] request in try await issueTicket(request) }
+    router.get("/api/events") { [self] request in try await multiplexedEvents(request) }
     router.get("/healthz") { request in
       request.isDraining ? HTTPError.shuttingDown().response : healthyResponse
     }
     router.get("/metrics") { [self] request in metricsResponse(request) }
     router.get("/api/schema") { [self] _ in schemaResponse() }
+    router.get(BrowserClient.path + "{file}") { request in try BrowserClient.respond(to: request) }
   }
 
   // MARK: Handlers
@@ -62,28 +66,58 @@ extension SessionHost {
   }
 
   private func applyActions(_ request: Request) async throws -> Response {
-    let session: Session<State, Action>
-    switch try await placeSession(request) {
-    case .local(let local): session = local
-    case .forwarded(let response): return response
-    }
     guard request.hasJSONContentType else { throw HTTPError.unsupportedMediaType() }
     let limits = configuration.limits
     guard request.body.count <= limits.maxActionBodyBytes else {
       throw HTTPError.payloadTooLarge(
         "An actions body may hold at most \(limits.maxActionBodyBytes) bytes.")
     }
-    defer { handOverIfRoutedElsewhere(session, after: request) }
-    guard let key = try IdempotencyKey.of(request) else {
-      let applied = await waitForEffectsIfAsked(try send(request, to: session), in: session)
+    var key = try IdempotencyKey.of(request)
+    let deadline = ContinuousClock.now + (cluster.map { $0.leaseDuration * 2 } ?? .zero)
+    while true {
+      let session: Session<State, Action>
+      switch try await placeSession(request, key: key) {
+      case .local(let local, let placedKey): (session, key) = (local, placedKey)
+      case .forwarded(let response): return response
+      }
+      do {
+        let response = try await apply(request, key: key, to: session)
+        session.exit()
+        handOverIfRoutedElsewhere(session, after: request)
+        return response
+      } catch let error as HTTPError
+        where key != nil && error.isRetryableInCluster && ContinuousClock.now < deadline
+      {
+        // The session left this process (or its save's outcome is unknown) and was dropped
+        // here: sent again with its key, the request is applied at most once.
+        session.exit()
+      } catch {
+        session.exit()
+        throw error
+      }
+    }
+  }
+
+  /// Applies the request's actions to `session`, served here, and answers once their
+  /// version is publishable (with strict durability, saved).
+  private func apply(_ request: Request, key: String?, to session: Session<State, Action>) async throws -> Response {
+    guard let key else {
+      let applied = await waitForEffectsIfAsked(try await sendActions(request, to: session), in: session)
       do {
         try await session.waitUntilPublishable(applied.version)
       } catch {
-        throw notDurable(session)
+        throw notDurable(session, error: error)
       }
       return applied.response
     }
     return try await answerOnce(request, key: key, session: session)
+  }
+
+  /// ``send(_:to:)``, on a reducer thread in a cluster: a reducer there may wait for the
+  /// database (a shared value every process changes), which must not hold up an event loop.
+  func sendActions(_ request: Request, to session: Session<State, Action>) async throws -> SentActions {
+    guard let reducerThreads else { return try send(request, to: session) }
+    return try await reducerThreads.run { [self] in try send(request, to: session) }
   }
 
   /// Decodes the request's actions and sends them to the session's store, in order: 202
@@ -112,19 +146,24 @@ extension SessionHost {
         retryAfter: .seconds(1),
         "This session runs \(limits.maxRunningEffectsPerSession) effects already; wait for some to finish.")
     }
-    var tasks: [StoreTask] = []
-    var refusal: HTTPError?
-    for action in actions {
-      let task = session.store.send(action)
-      guard !task.isRefused else {
-        metrics.changesRefused.add(1, ordering: .relaxed)
-        refusal = HTTPError.changeRefused(session.lastRefusal, applied: tasks.count, version: session.version)
-        break
+    let batch = session.applyingBatch { () -> ([StoreTask], HTTPError?, Int) in
+      var tasks: [StoreTask] = []
+      for action in actions {
+        let task = session.store.send(action)
+        guard !task.isRefused else {
+          metrics.changesRefused.add(1, ordering: .relaxed)
+          return (tasks, HTTPError.changeRefused(session.lastRefusal, applied: tasks.count, version: session.version), session.version)
+        }
+        tasks.append(task)
       }
-      tasks.append(task)
+      return (tasks, nil, session.version)
+    }
+    // The session ended (deleted) or, in a cluster, was dropped here while the request was on
+    // its way: nothing was applied.
+    guard let (tasks, refusal, version) = batch else {
+      throw cluster == nil ? HTTPError.sessionNotFound() : HTTPError.sessionMoved()
     }
     metrics.actionsApplied.add(tasks.count, ordering: .relaxed)
-    let version = session.version
     return SentActions(
       applied: AppliedActions(
         response: refusal?.response ?? jsonResponse(#"{"version":\#(version)}"#, status: 202), version: version),
@@ -145,9 +184,7 @@ extension SessionHost {
     if cluster != nil { return try await clusteredEvents(request) }
     let session = try await authorizedSession(request)
     guard session.events.clientCount < configuration.limits.maxEventStreamsPerSession else {
-      throw HTTPError.rateLimited(
-        retryAfter: .seconds(5),
-        "This session has \(configuration.limits.maxEventStreamsPerSession) event streams open already.")
+      throw tooManyStreams(here: false)
     }
     session.touch()
     let options = EventStreamRequest(request)
@@ -155,19 +192,9 @@ extension SessionHost {
     if options.presence { startReportingPresence() }
     return .eventStream(onOpen: { [self] stream in
       stream.retry(milliseconds: retry)
-      let everyone = openStreams.add(1, ordering: .relaxed).newValue
-      guard
-        let client = session.events.connect(
-          stream, patches: options.patches, log: options.log, presence: options.presence, everyone: everyone,
-          lastEventID: options.lastEventID, onEnd: { stream.finish() })
-      else {
-        openStreams.subtract(1, ordering: .relaxed)
-        return stream.finish()
-      }
-      stream.onClose { [self] in
-        openStreams.subtract(1, ordering: .relaxed)
-        session.events.disconnect(client)
-        session.touch()
+      switch watch(session, sink: stream, options: options.watch, onEnd: { stream.finish() }) {
+      case .success(let stop): stream.onClose(stop)
+      case .failure: stream.finish()
       }
     })
   }
@@ -181,10 +208,11 @@ extension SessionHost {
       return Response(status: 204)
     }
     let session: Session<State, Action>
-    switch try await placeSession(request) {
-    case .local(let local): session = local
+    switch try await placeSession(request, key: nil) {
+    case .local(let local, _): session = local
     case .forwarded(let response): return response
     }
+    defer { session.exit() }
     await end(session)
     return Response(status: 204)
   }
@@ -205,12 +233,14 @@ extension SessionHost {
       ("storehost_changes_refused_total", "counter", "Actions refused because the state would pass --max-state-bytes.", metrics.changesRefused.load(ordering: .relaxed)),
       ("storehost_requests_forwarded_total", "counter", "Requests sent on to the process owning their session.", metrics.requestsForwarded.load(ordering: .relaxed)),
       ("storehost_effects_running", "gauge", "Effects running in all sessions.", sessions.reduce(0) { $0 + $1.store.runningEffectCount }),
-      ("storehost_event_stream_clients", "gauge", "Event stream clients watching sessions.", sessions.reduce(0) { $0 + $1.events.clientCount } + (cluster?.followers.totalClientCount ?? 0)),
+      ("storehost_event_stream_clients", "gauge", "Sessions watched by event streams (a stream of several counts each).", sessions.reduce(0) { $0 + $1.events.clientCount } + (followers?.totalClientCount ?? 0)),
       ("storehost_http_connections", "gauge", "Open HTTP connections.", server.openConnections),
+      ("storehost_http_event_streams", "gauge", "Open event streams (one watching several sessions counts once).", server.openEventStreams),
       ("storehost_http_responses_total", "counter", "HTTP responses written.", server.responses),
       ("storehost_http_bytes_written_total", "counter", "HTTP response bytes written.", server.bytesWritten),
     ]
-    var lines = gauges.map { name, type, help, value in
+    let clusterMetrics = (cluster?.metrics ?? []).map { ($0.name, $0.kind.rawValue, $0.help, $0.value) }
+    var lines = (gauges + clusterMetrics).map { name, type, help, value in
       "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n\(name) \(value)"
     }
     lines.append(
@@ -230,6 +260,17 @@ extension SessionHost {
     guard let id = request.parameters["id"].flatMap(SessionID.init) else { throw HTTPError.sessionNotFound() }
     _ = try Authentication.authenticate(request, for: id, with: tokenSigner)
     return try await liveSession(id)
+  }
+
+  /// ``authorizedSession(_:)``, with the request counted in (``Session/enter()``): a session
+  /// that goes to rest meanwhile is waited for and brought back.
+  /// - Throws: 503 `shutting_down` when the session is leaving because the host shuts down.
+  func enteredSession(_ request: Request) async throws -> Session<State, Action> {
+    while true {
+      let session = try await authorizedSession(request)
+      if session.enter() { return session }
+      guard self.session(session.id) !== session else { throw HTTPError.shuttingDown() }
+    }
   }
 
   /// The id of the session the path names when this build cannot read it, once the request

@@ -11,7 +11,8 @@ typealias StoreFactory<State: Sendable, Action: Sendable> =
     @escaping @Sendable (StoreSnapshot<State>) -> Bool
   ) -> Store<State, Action>
 
-/// Hosts one root store per browser session behind the wire protocol (the README's "Wire protocol").
+/// Hosts one root store per browser session behind the wire protocol of the README ("Wire
+/// protocol").
 ///
 /// ```swift
 /// let host = SessionHost(
@@ -40,8 +41,16 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   public let configuration: SessionHostConfiguration
   let persistence: any SessionPersistence
   let tokenSigner: SessionTokenSigner
-  /// Set when several processes share a PostgreSQL database (see ``SessionCluster``).
-  let cluster: SessionCluster?
+  /// Set when several processes share the sessions (see ``SessionCluster``).
+  let cluster: (any SessionCluster)?
+  /// In a cluster: the event streams, fed with the durable versions every process announces.
+  let followers: SessionFollowers?
+  /// In a cluster: sends requests to the processes owning their sessions.
+  let forwarder: RequestForwarder?
+  /// In a cluster: which process forwards each session's requests here.
+  let forwardStreaks = ForwardStreaks()
+  /// In a cluster: where clients' actions are reduced, off the event loops.
+  let reducerThreads: ReducerThreads?
   let metrics = HostMetrics()
   private let makeInitialState: @Sendable () -> State
   /// Builds each session's store. Not `@Sendable` because reducer types need not be; it
@@ -57,7 +66,8 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   private let evictionTask = Mutex<Task<Void, Never>?>(nil)
   /// Renews this process's lease in a cluster (see ``joinCluster(advertising:)``).
   let renewalTask = Mutex<Task<Void, Never>?>(nil)
-  /// Event streams open on this host's sessions: the `everyone` of `presence` events.
+  /// Watches open on this host's sessions (a stream of several sessions counts once for each):
+  /// the `everyone` of `presence` events.
   let openStreams = Atomic<Int>(0)
   /// Tells presence watchers of changes of ``openStreams`` (see ``startReportingPresence()``).
   private let presenceTask = Mutex<Task<Void, Never>?>(nil)
@@ -69,8 +79,9 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   /// A host whose sessions start from `initialState` and run `reducer`.
   ///
   /// - Parameters:
-  ///   - cluster: Set to share sessions with other processes through PostgreSQL; `persistence`
-  ///     must then be the cluster's ``PostgresSessionPersistence``.
+  ///   - cluster: Set to share sessions with other processes (`StoreHostPostgres`'s
+  ///     `PostgresCluster`); `persistence` must then be the cluster's, and every process's
+  ///     `tokenSigner` must have the same secret (it also signs forwarded requests).
   ///   - prepareDependencies: Dependencies of every session's store (clients, clocks), on top
   ///     of the live values, which sessions use even in a test process.
   ///   - resumedAction: Sent to a session's store each time the session is rebuilt from its
@@ -80,7 +91,7 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   public init<Feature: Reducer<State, Action>>(
     configuration: SessionHostConfiguration = SessionHostConfiguration(),
     persistence: any SessionPersistence,
-    cluster: SessionCluster? = nil,
+    cluster: (any SessionCluster)? = nil,
     tokenSigner: SessionTokenSigner,
     initialState: @escaping @autoclosure @Sendable () -> State,
     reducer: @escaping () -> Feature,
@@ -92,6 +103,9 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     self.persistence = persistence
     self.cluster = cluster
     self.tokenSigner = tokenSigner
+    self.followers = cluster.map { SessionFollowers(cluster: $0, historyLength: configuration.limits.eventHistoryLength) }
+    self.forwarder = cluster.map { RequestForwarder(processID: $0.processID, signer: tokenSigner) }
+    self.reducerThreads = cluster.map { _ in ReducerThreads(count: max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)) }
     self.makeInitialState = initialState
     // A host serves: its sessions run on live dependencies, in a test process too, except
     // for what `prepareDependencies` overrides.
@@ -113,6 +127,11 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
         reducer: { ActionLogging(base: feature, events: events) },
         withDependencies: dependencies,
         acceptingChange: acceptChange)
+    }
+    // An owner announces the actions of the sessions that `?log=1` streams watch anywhere.
+    followers?.whenActionWatchChanged { [weak self] id, watched in
+      guard let self, let session = session(id) else { return }
+      watchActions(of: session, watched)
     }
   }
 
@@ -161,7 +180,7 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
           if count != reported {
             reported = count
             for session in host.allSessions { session.events.updateEveryone(count) }
-            host.cluster?.followers.updateEveryone(count)
+            host.followers?.updateEveryone(count)
           }
           try? await Task.sleep(for: .seconds(1))
         }
@@ -197,7 +216,7 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     let limits = configuration.limits
     let expired = allSessions.filter { $0.events.clientCount == 0 && now - $0.lastActiveInstant > limits.idleTimeout }
     for session in expired {
-      if cluster != nil { await release(session) } else { await end(session) }
+      if cluster != nil { await depart(session, to: nil) } else { await end(session) }
     }
     guard cluster == nil else { return }
     for session in allSessions where session.isIdle(for: limits.restAfter, now: now) { await rest(session) }
@@ -212,7 +231,12 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     presenceTask.withLock { $0?.cancel() }
     let all = allSessions
     await withTaskGroup(of: Void.self) { group in
-      for session in all { group.addTask { try? await session.finish() } }
+      for session in all where session.startLeaving() {
+        group.addTask {
+          await session.waitForRequests()
+          try? await session.finish()
+        }
+      }
     }
     await leaveCluster()
     try? await persistence.close()
@@ -227,8 +251,9 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     return try Session(
       id: snapshot.id, version: reservation.version, createdAt: snapshot.createdAt,
       restored: (snapshot.answers, reservation.reservedVersion), limits: configuration.limits,
-      durability: configuration.durability, stateVersion: SavedState.version(of: State.self), persistence: persistence,
-      initialState: { state }, dependencies: dependencies(of: snapshot.id), makeStore: makeStore)
+      durability: configuration.durability, stateVersion: SavedState.version(of: State.self), epoch: snapshot.epoch,
+      keepsUnsavedChanges: cluster == nil, persistence: persistence, initialState: { state },
+      dependencies: dependencies(of: snapshot.id), makeStore: makeStore)
   }
 
   /// Sends ``resumedAction`` to a session rebuilt from its saved state.
@@ -251,24 +276,28 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
 
   var allSessions: [Session<State, Action>] { sessions.withLock { Array($0.live.values) } }
 
-  /// Adds `session` unless one with its id is live already.
-  /// - Returns: The session now live under that id.
-  func adoptSession(_ session: Session<State, Action>) -> Session<State, Action> {
+  /// Adds `session` unless one with its id is live already, at the same or a later epoch.
+  /// - Returns: The session now live under that id, and the one it replaced (of an earlier
+  ///   epoch, which can save nothing more), to end.
+  func adoptSession(_ session: Session<State, Action>) -> (kept: Session<State, Action>, replaced: Session<State, Action>?) {
     sessions.withLock { sessions in
-      if let live = sessions.live[session.id] { return live }
+      let live = sessions.live[session.id]
+      if let live, live.epoch >= session.epoch { return (live, nil) }
       sessions.live[session.id] = session
-      return session
+      return (session, live)
     }
   }
 
   /// Removes `session` if it is the live one under its id.
   /// - Returns: Whether it was removed.
   func forgetSession(_ session: Session<State, Action>) -> Bool {
-    sessions.withLock { sessions in
+    let removed = sessions.withLock { sessions in
       guard sessions.live[session.id] === session else { return false }
       sessions.live[session.id] = nil
       return true
     }
+    if removed { forwardStreaks.forget(session.id) }
+    return removed
   }
 
   /// Creates a session, or throws 503 when the host holds ``SessionLimits/maxSessions`` in
@@ -278,7 +307,8 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     let id = SessionID.random()
     let session = try Session(
       id: id, version: 0, createdAt: Date(), restored: nil, limits: configuration.limits,
-      durability: configuration.durability, stateVersion: SavedState.version(of: State.self), persistence: persistence,
+      durability: configuration.durability, stateVersion: SavedState.version(of: State.self),
+      epoch: cluster == nil ? 0 : 1, keepsUnsavedChanges: cluster == nil, persistence: persistence,
       initialState: makeInitialState, dependencies: dependencies(of: id), makeStore: makeStore)
     do {
       try await makeRoom()
@@ -308,7 +338,7 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   func end(_ session: Session<State, Action>) async {
     guard forgetSession(session) else { return }
     session.end()
-    cluster?.didRelease(session.id)
+    cluster?.didRelease(session.id, epoch: session.epoch)
     inMemoryStorage.removeValues(forSession: session.id.rawValue)
     metrics.sessionsEnded.add(1, ordering: .relaxed)
     try? await persistence.delete(session.id)

@@ -20,6 +20,12 @@ enum IdempotencyKey {
     return key
   }
 
+  /// A new key for a request forwarded without one, so the owner remembers its answer and
+  /// the forwarding process may send it again when the owner fails, applying it once.
+  static func generated() -> String {
+    "storehost-forward:" + Base64URL.encode(SecureRandom.bytes(16))
+  }
+
   /// The SHA-256 of `body`, base64url: what tells a repeat from another request.
   static func digest(_ body: [UInt8]) -> String {
     var digest = [UInt8](repeating: 0, count: 32)

@@ -20,7 +20,8 @@ public struct SessionLimits: Hashable, Sendable {
   /// Most actions in one batch (a JSON array body); more answers 413. Default 32,
   /// and never more than ``actionBurst``, so a full batch can pass the rate limit.
   public var maxActionsPerBatch: Int = 32
-  /// Open event streams per session; one more answers 429. Default 8.
+  /// Event streams watching one session (a stream of several sessions counts once for
+  /// each); one more answers 429, or is dropped from a stream of several. Default 8.
   public var maxEventStreamsPerSession: Int = 8
   /// Effects running at once per session; actions that would start more answer 429. Default 64.
   public var maxRunningEffectsPerSession: Int = 64

@@ -77,9 +77,11 @@ public final class SQLiteSessionPersistence: SessionPersistence {
     try await withCheckedThrowingContinuation { queue.enqueueLoad($0) }
   }
 
-  /// Reads the session on a connection beside the writer's: what is committed, at once.
+  /// Reads the session on a connection beside the writer's: what is committed, at once, or
+  /// once the session's queued change (a last save, a delete) is committed.
   public func load(_ id: SessionID) async throws -> SessionSnapshot? {
-    try await reader.load(id)
+    if queue.holdsUncommittedChange(of: id) { try await flush() }
+    return try await reader.load(id)
   }
 
   public func sessions(lastActiveIn range: Range<Date>, limit: Int) async throws -> [SessionID] {

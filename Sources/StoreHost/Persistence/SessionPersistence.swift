@@ -46,6 +46,15 @@ public protocol SessionPersistence: Sendable {
 
   /// Flushes, then releases the storage. Later calls throw ``SessionPersistenceError/closed``.
   func close() async throws
+
+  /// Whether clients see versions through their saves (announced by the database to every
+  /// process), so each version must be saved; otherwise a version that changed only keyed
+  /// shared values, stored with their keys, is not saved on its own. Default `false`.
+  var streamsFromSaves: Bool { get }
+}
+
+extension SessionPersistence {
+  public var streamsFromSaves: Bool { false }
 }
 
 extension SessionPersistence {

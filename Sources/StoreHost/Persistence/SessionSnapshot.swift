@@ -19,10 +19,14 @@ public struct SessionSnapshot: Hashable, Sendable {
   /// Answers to requests sent with an `Idempotency-Key`, none reporting a version past
   /// ``version``.
   public var answers: [RememberedAnswer]
+  /// In a cluster, the session's ownership epoch: moved on by every takeover, handover and
+  /// release, so a save made under an earlier one is refused (see ``SessionCluster``). 0
+  /// where one process owns every session.
+  public var epoch: Int
 
   public init(
     id: SessionID, version: Int, state: Data, stateVersion: Int = 0, reservedVersion: Int? = nil, createdAt: Date,
-    lastActiveAt: Date, answers: [RememberedAnswer] = []
+    lastActiveAt: Date, answers: [RememberedAnswer] = [], epoch: Int = 0
   ) {
     self.id = id
     self.version = version
@@ -32,6 +36,7 @@ public struct SessionSnapshot: Hashable, Sendable {
     self.createdAt = createdAt
     self.lastActiveAt = lastActiveAt
     self.answers = answers
+    self.epoch = epoch
   }
 
   /// The version the session continues from when it is read back: ``version`` when nothing
@@ -56,6 +61,9 @@ public struct SessionSave: Sendable {
   public var reservedVersion: Int
   public var createdAt: Date
   public var lastActiveAt: Date
+  /// The ownership epoch the session is saved under (see ``SessionSnapshot/epoch``): a
+  /// shared database refuses the save once another owner moved the epoch on.
+  public var epoch: Int
   /// Makes the state's compact JSON bytes.
   public let encodeState: @Sendable () throws -> [UInt8]
   /// The answers to store with this save: those given since the last durable save, up to
@@ -65,7 +73,7 @@ public struct SessionSave: Sendable {
 
   public init(
     id: SessionID, version: Int, stateVersion: Int = 0, reservedVersion: Int? = nil, createdAt: Date,
-    lastActiveAt: Date, encodeState: @escaping @Sendable () throws -> [UInt8],
+    lastActiveAt: Date, epoch: Int = 0, encodeState: @escaping @Sendable () throws -> [UInt8],
     newAnswers: @escaping @Sendable () -> [RememberedAnswer] = { [] }
   ) {
     self.id = id
@@ -74,6 +82,7 @@ public struct SessionSave: Sendable {
     self.reservedVersion = max(version, reservedVersion ?? version)
     self.createdAt = createdAt
     self.lastActiveAt = lastActiveAt
+    self.epoch = epoch
     self.encodeState = encodeState
     self.newAnswers = newAnswers
   }
@@ -85,14 +94,15 @@ public struct SessionSave: Sendable {
     self.init(
       id: snapshot.id, version: snapshot.version, stateVersion: snapshot.stateVersion,
       reservedVersion: snapshot.reservedVersion, createdAt: snapshot.createdAt, lastActiveAt: snapshot.lastActiveAt,
-      encodeState: { state }, newAnswers: { answers })
+      epoch: snapshot.epoch, encodeState: { state }, newAnswers: { answers })
   }
 
   /// The snapshot to store: the state encoded now, with the new answers as of now.
-  func snapshot() throws -> SessionSnapshot {
+  public func snapshot() throws -> SessionSnapshot {
     SessionSnapshot(
       id: id, version: version, state: Data(try encodeState()), stateVersion: stateVersion,
-      reservedVersion: reservedVersion, createdAt: createdAt, lastActiveAt: lastActiveAt, answers: newAnswers())
+      reservedVersion: reservedVersion, createdAt: createdAt, lastActiveAt: lastActiveAt, answers: newAnswers(),
+      epoch: epoch)
   }
 }
 

@@ -40,6 +40,7 @@ enum SessionWriter {
       if !isLast, !refused.isEmpty {
         queue.requeue(batch.changes.filter { refused[$0.key] != nil })
       }
+      queue.finishedBatch()
       failures.merge(refused) { first, _ in first }
       let anyFailure = failures.values.first
       for (id, waiters) in batch.changeWaiters {

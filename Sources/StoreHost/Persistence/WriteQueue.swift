@@ -53,6 +53,8 @@ final class WriteQueue: Sendable {
     var commitAllowance: Duration = .milliseconds(20)
     /// The changes of the last batch, to reserve room for the next.
     var lastBatchSize = 0
+    /// The changes of the batch the writer holds, until it is done with it.
+    var writing: [SessionID: PendingChange] = [:]
     var isClosed = false
     var statistics = PersistenceStatistics()
 
@@ -159,6 +161,7 @@ final class WriteQueue: Sendable {
         let wait = state.isUrgent ? .zero : state.oldestUnwaitedChange.map { max(.zero, $0 + deadline - .now) }
         guard wait == .zero else { return (nil, wait) }
         defer {
+          state.writing = state.batch.changes
           state.lastBatchSize = state.batch.changes.count
           state.batch = Batch()
           state.batch.changes.reserveCapacity(state.lastBatchSize)
@@ -173,6 +176,17 @@ final class WriteQueue: Sendable {
         wakeUp.wait()
       }
     }
+  }
+
+  /// The writer is done with the batch it took: committed, or put back (``requeue(_:)``).
+  func finishedBatch() {
+    state.withLock { $0.writing = [:] }
+  }
+
+  /// Whether a change of session `id` is queued or being written, not yet committed: what a
+  /// reader beside the writer sees of it is older.
+  func holdsUncommittedChange(of id: SessionID) -> Bool {
+    state.withLock { $0.batch.changes[id] != nil || $0.writing[id] != nil }
   }
 
   /// Counts a committed transaction of `changeCount` changes that took `duration`.

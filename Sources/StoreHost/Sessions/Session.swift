@@ -29,11 +29,28 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
   let reservationWindow: Int
   /// The state version (``Composable/MigratableState``) saves are written in.
   private let stateVersion: Int
+  /// The ownership epoch in a cluster (see ``SessionSnapshot/epoch``), written with every save.
+  let epoch: Int
+  /// What a failed save does: on one process, the change stays and is saved again shortly;
+  /// in a cluster, the session stops saving, so a change answered as not applied never
+  /// becomes durable, and the host drops it (the next request starts from the durable state).
+  private let keepsUnsavedChanges: Bool
   private let changes: SessionChanges<State>
   private let activity: Mutex<Activity>
   private let publishing: Mutex<Publishing>
   private let idempotency: Mutex<IdempotencyLedger>
   private let observation: Mutex<StoreObservation?> = Mutex(nil)
+  private let admission = Mutex(Admission())
+  /// Held while one request's actions are sent, so a batch is applied with no other
+  /// request's actions in between, and while the store is torn down: `true` once it is.
+  private let batches = Mutex(false)
+
+  /// The requests being served, and whether the session is leaving this process.
+  private struct Admission {
+    var inFlight = 0
+    var isLeaving = false
+    var whenIdle: [CheckedContinuation<Void, Never>] = []
+  }
 
   private struct Activity {
     var lastActiveAt: Date
@@ -57,12 +74,63 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     var saveHolds = 0
     /// A save was skipped while held; the release makes it.
     var isSaveDeferred = false
-    /// Ended or finished: nothing more is published or saved.
+    /// The latest version was not saved: it changed only keyed shared values, stored with
+    /// their keys, and the last durable save's reservation covers it.
+    var isLatestUnsaved = false
+    /// Ended or finished: nothing more is published, and only saves already queued (and a
+    /// final save) are made.
     var isClosed = false
     /// A failed save is to be made again shortly.
     var isRetryScheduled = false
+    /// Saves handed to the persistence and not answered yet, and the highest version and
+    /// reservation they cover.
+    var pendingSaves = 0
+    var queuedVersion = -1
+    var queuedReservation = -1
+    /// In a cluster: the version of the oldest failed save no later durable save covered;
+    /// the error of the last save that certainly did not commit; and the newest version
+    /// whose save may have committed although it failed (``SaveOutcomeUnknown``).
+    var failedVersion: Int?
+    var definiteFailure: (any Error)?
+    var unknownThrough = -1
+    /// In a cluster: why nothing more is saved, after a failure no later save made good.
+    var brokenBy: (any Error)?
+    /// Why the session was ended: the error for waiters of versions no queued save covers.
+    var closedWith: (any Error)?
     var durableWaiters: [(version: Int, continuation: CheckedContinuation<Void, any Error>)] = []
     var publishWaiters: [(version: Int, continuation: CheckedContinuation<Void, any Error>)] = []
+
+    /// The error for a waiter of `version` once saving stopped on `error`: its change may be
+    /// durable when a save covering it ended with an unknown outcome.
+    func error(for version: Int, _ error: any Error) -> any Error {
+      version <= unknownThrough ? SaveOutcomeUnknown() : error
+    }
+
+    /// Why a waiter for `version` (durable, or publishable) fails at once; `nil` when a save
+    /// may still satisfy it.
+    func failure(waitingFor version: Int, durable: Bool) -> (any Error)? {
+      if let brokenBy { return error(for: version, brokenBy) }
+      guard let closedWith, version > (durable ? queuedVersion : queuedReservation) else { return nil }
+      return closedWith
+    }
+
+    /// Removes and returns the waiters whose versions no queued save covers.
+    mutating func takeUncoveredWaiters() -> [(version: Int, continuation: CheckedContinuation<Void, any Error>)] {
+      let durable = durableWaiters.filter { $0.version > queuedVersion }
+      durableWaiters.removeAll { $0.version > queuedVersion }
+      let publish = publishWaiters.filter { $0.version > queuedReservation }
+      publishWaiters.removeAll { $0.version > queuedReservation }
+      return durable + publish
+    }
+
+    /// Removes and returns every waiter.
+    mutating func takeAllWaiters() -> [(version: Int, continuation: CheckedContinuation<Void, any Error>)] {
+      defer {
+        durableWaiters = []
+        publishWaiters = []
+      }
+      return durableWaiters + publishWaiters
+    }
 
     /// Takes the versions now at or below the limit, joined into one.
     mutating func takePublishable() -> PublishedState? {
@@ -86,6 +154,8 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     limits: SessionLimits,
     durability: Durability,
     stateVersion: Int,
+    epoch: Int = 0,
+    keepsUnsavedChanges: Bool = true,
     persistence: any SessionPersistence,
     initialState: () throws -> State,
     dependencies: @escaping (inout DependencyValues) -> Void,
@@ -97,6 +167,8 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     self.persistence = persistence
     self.reservationWindow = durability == .strict ? 0 : Self.fastReservationWindow
     self.stateVersion = stateVersion
+    self.epoch = epoch
+    self.keepsUnsavedChanges = keepsUnsavedChanges
     let state = try withDependencies(dependencies) { try initialState() }
     let initial = StoreSnapshot(state: state, version: 0)
     let json = try initial.encodedState().trimmed()
@@ -170,10 +242,10 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
   var lastActiveInstant: ContinuousClock.Instant { activity.withLock { $0.lastActiveInstant } }
 
   /// Whether the session could rest: unused for `duration`, no stream open, no effect
-  /// running and no request holding its saves.
+  /// running, no request being served and none holding its saves.
   func isIdle(for duration: Duration, now: ContinuousClock.Instant = .now) -> Bool {
     events.clientCount == 0 && store.runningEffectCount == 0 && now - lastActiveInstant >= duration
-      && publishing.withLock { $0.saveHolds == 0 }
+      && admission.withLock { $0.inFlight == 0 } && publishing.withLock { $0.saveHolds == 0 }
   }
 
   /// Whether the session ended or finished.
@@ -194,12 +266,13 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
   /// Returns once a version at or after `version` has been saved.
   func waitUntilDurable(_ version: Int) async throws {
     try await withCheckedThrowingContinuation { continuation in
-      let isDurable = publishing.withLock { publishing in
-        if publishing.durableVersion >= version { return true }
+      let outcome = publishing.withLock { publishing -> Result<Void, any Error>? in
+        if publishing.durableVersion >= version { return .success(()) }
+        if let error = publishing.failure(waitingFor: version, durable: true) { return .failure(error) }
         publishing.durableWaiters.append((version, continuation))
-        return false
+        return nil
       }
-      if isDurable { continuation.resume() }
+      if let outcome { continuation.resume(with: outcome) }
     }
   }
 
@@ -208,12 +281,13 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
   /// reserved it failed.
   func waitUntilPublishable(_ version: Int) async throws {
     try await withCheckedThrowingContinuation { continuation in
-      let isPublishable = publishing.withLock { publishing in
-        if publishing.publishLimit >= version { return true }
+      let outcome = publishing.withLock { publishing -> Result<Void, any Error>? in
+        if publishing.publishLimit >= version { return .success(()) }
+        if let error = publishing.failure(waitingFor: version, durable: false) { return .failure(error) }
         publishing.publishWaiters.append((version, continuation))
-        return false
+        return nil
       }
-      if isPublishable { continuation.resume() }
+      if let outcome { continuation.resume(with: outcome) }
     }
   }
 
@@ -221,7 +295,7 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
   /// outlives a restart before any change. ``waitUntilDurable(_:)`` tells when it is durable.
   func saveLatest() {
     let latest = publishing.withLock { $0.latest }
-    queueSave(of: latest)
+    queueSave(save(of: latest))
   }
 
   // MARK: Idempotency keys
@@ -255,56 +329,134 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
       publishing.isSaveDeferred = false
       return publishing.latest
     }
-    if let deferred { queueSave(of: deferred) }
+    if let deferred { queueSave(save(of: deferred)) }
   }
 
   /// Waits until every change so far is published and saved.
   func flush() async throws {
+    let unsaved = publishing.withLock { publishing -> PublishedState? in
+      guard publishing.isLatestUnsaved, !publishing.isClosed else { return nil }
+      publishing.isLatestUnsaved = false
+      return publishing.latest
+    }
+    if let unsaved { queueSave(save(of: unsaved)) }
     try await waitUntilDurable(version)
   }
 
-  /// Ends the session: cancels its effects and ends its event streams. Nothing more is saved.
-  func end() {
+  /// Runs `body`, which sends one request's actions to the store, with no other request's
+  /// actions sent meanwhile (effects may still send theirs).
+  /// - Returns: What `body` returned, or `nil` without running it once the session ended
+  ///   or finished: its store takes no more actions, so a request must not be answered as
+  ///   if they were applied (a session dropped or replaced while a request was on its way).
+  func applyingBatch<T>(_ body: () -> T) -> T? {
+    batches.withLock { isTornDown in isTornDown ? nil : body() }
+  }
+
+  /// Tears the store down between two batches, never in the middle of one.
+  private func tearDownStore() {
+    batches.withLock { isTornDown in
+      isTornDown = true
+      store.tearDown()
+    }
+  }
+
+  // MARK: Requests and departure
+
+  /// Counts a request that is about to be served here.
+  /// - Returns: `false` when the session is leaving this process: the request must wait until
+  ///   it left, then find where it went.
+  func enter() -> Bool {
+    admission.withLock { admission in
+      guard !admission.isLeaving else { return false }
+      admission.inFlight += 1
+      return true
+    }
+  }
+
+  /// Ends a request counted by ``enter()``.
+  func exit() {
+    let waiters = admission.withLock { admission -> [CheckedContinuation<Void, Never>] in
+      admission.inFlight -= 1
+      guard admission.inFlight == 0 else { return [] }
+      defer { admission.whenIdle = [] }
+      return admission.whenIdle
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// Whether the session is leaving this process.
+  var isLeaving: Bool { admission.withLock { $0.isLeaving } }
+
+  /// Admits no more requests: the session is leaving this process.
+  /// - Returns: Whether it was not leaving already (the caller leads the departure).
+  func startLeaving() -> Bool {
+    admission.withLock { admission in
+      defer { admission.isLeaving = true }
+      return !admission.isLeaving
+    }
+  }
+
+  /// Returns once no request admitted by ``enter()`` is being served.
+  func waitForRequests() async {
+    await withCheckedContinuation { continuation in
+      let isIdle = admission.withLock { admission in
+        if admission.inFlight > 0 { admission.whenIdle.append(continuation) }
+        return admission.inFlight == 0
+      }
+      if isIdle { continuation.resume() }
+    }
+  }
+
+  // MARK: Ending
+
+  /// Ends the session: cancels its effects and ends its event streams. Nothing more is
+  /// saved; saves already queued still answer their waiters, and the waiters of versions no
+  /// save covers fail with `error`.
+  func end(failingWaitersWith error: any Error = CancellationError()) {
     observation.withLock { $0?.cancel() }
-    store.tearDown()
-    close()
+    tearDownStore()
+    close(failingUncoveredWaitersWith: error)
     events.close()
   }
 
   /// Ends the session after saving its final state durably, with nothing reserved past it:
   /// every version clients saw is then durable, so the session goes on from exactly this
-  /// version when it is read back (after a clean shutdown, or in another process).
+  /// version when it is read back (after a clean shutdown, or in another process). Saves
+  /// already queued are made first, in order, and every waiter is answered with the outcome
+  /// of the save that covers its version.
   func finish() async throws {
     observation.withLock { $0?.cancel() }
-    store.tearDown()
+    tearDownStore()
+    defer { events.close() }
     let current = store.snapshot
     let version = baseVersion + current.version
     let size = changes.size
     let final = SessionSave(
       id: id, version: version, stateVersion: stateVersion, reservedVersion: version, createdAt: createdAt,
-      lastActiveAt: activity.withLock { $0.lastActiveAt },
+      lastActiveAt: activity.withLock { $0.lastActiveAt }, epoch: epoch,
       encodeState: { try current.encodedState(capacity: size + 64) },
       newAnswers: { [self] in idempotency.withLock { $0.unsavedAnswers(through: version) } })
-    close()
-    defer { events.close() }
+    if let error = publishing.withLock({ publishing -> (any Error)? in
+      publishing.isClosed = true
+      return publishing.brokenBy
+    }) {
+      throw error
+    }
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-      persistence.save(final) { error in
+      queueSave(final) { error in
         if let error { continuation.resume(throwing: error) } else { continuation.resume() }
       }
     }
   }
 
-  /// Stops publishing and saving, and fails whoever waits for a version.
-  private func close() {
+  /// Stops publishing and saving, and fails whoever waits for a version no queued save covers.
+  private func close(failingUncoveredWaitersWith error: any Error) {
     let waiters = publishing.withLock { publishing in
       publishing.isClosed = true
-      defer {
-        publishing.durableWaiters = []
-        publishing.publishWaiters = []
-      }
-      return publishing.durableWaiters.map(\.continuation) + publishing.publishWaiters.map(\.continuation)
+      publishing.closedWith = error
+      return publishing.takeUncoveredWaiters()
     }
-    for waiter in waiters { waiter.resume(throwing: CancellationError()) }
+    for waiter in waiters { waiter.continuation.resume(throwing: error) }
   }
 
   // MARK: Publishing
@@ -359,10 +511,22 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
           publishing.isSaveDeferred = true
           return false
         }
-        return true
+        publishing.isLatestUnsaved = skipsSave(of: batch, version: version, publishLimit: publishing.publishLimit)
+        return !publishing.isLatestUnsaved
       }
-      if saveNow { queueSave(of: made) }
+      if saveNow { queueSave(save(of: made)) }
     }
+  }
+
+  /// Whether `batch`, making `version`, goes unsaved: it changed only keyed shared values
+  /// (a shared counter's change reaching every session), which are stored with their keys,
+  /// so the saved state stands for it, and the last durable save's reservation still
+  /// covers it with room to spare: after a crash the session goes on past it. Strict mode
+  /// (no reservation) and persistences whose saves feed the streams save every version.
+  private func skipsSave(of batch: [SessionChanges<State>.Change], version: Int, publishLimit: Int) -> Bool {
+    // A closure, not a key path: a key path into a generic class is instantiated per call.
+    batch.allSatisfy { $0.changedOnlyKeyedValues } && reservationWindow > 0 && !persistence.streamsFromSaves
+      && version + reservationWindow / 2 <= publishLimit
   }
 
   /// A save of `published`, reserving ``reservationWindow`` versions past it, with the
@@ -371,43 +535,74 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
     let version = published.version
     return SessionSave(
       id: id, version: version, stateVersion: stateVersion, reservedVersion: version + reservationWindow,
-      createdAt: createdAt, lastActiveAt: activity.withLock { $0.lastActiveAt },
+      createdAt: createdAt, lastActiveAt: activity.withLock { $0.lastActiveAt }, epoch: epoch,
       encodeState: { try published.json() },
       newAnswers: { [self] in idempotency.withLock { $0.unsavedAnswers(through: version) } })
   }
 
-  private func queueSave(of published: PublishedState) {
-    let save = save(of: published)
-    persistence.save(save) { [weak self] error in self?.didCommit(save, error: error) }
+  /// Hands `save` to the persistence, unless saving stopped after a failure (then `completion`
+  /// gets why); `completion` is called after the waiters the save satisfies were resumed.
+  private func queueSave(_ save: SessionSave, completion: (@Sendable ((any Error)?) -> Void)? = nil) {
+    let brokenBy = publishing.withLock { publishing -> (any Error)? in
+      guard publishing.brokenBy == nil else { return publishing.brokenBy }
+      publishing.pendingSaves += 1
+      publishing.queuedVersion = max(publishing.queuedVersion, save.version)
+      publishing.queuedReservation = max(publishing.queuedReservation, save.reservedVersion)
+      return nil
+    }
+    if let brokenBy { return completion?(brokenBy) ?? () }
+    persistence.save(save) { [weak self] error in
+      self?.didCommit(save, error: error)
+      completion?(error)
+    }
   }
 
+  private typealias Waiter = (continuation: CheckedContinuation<Void, any Error>, error: (any Error)?)
+
   /// A save became durable, or failed: publishes what its reservation covers and resumes
-  /// the waiters it satisfies. A failed save fails the waiters of its versions and is made
-  /// again shortly (with the latest state), so the session's versions reach clients once
-  /// storage recovers.
+  /// the waiters it satisfies. On one process, a failed save fails the waiters of its
+  /// versions and is made again shortly (with the latest state), so the session's versions
+  /// reach clients once storage recovers. In a cluster, a failure waits for the saves queued
+  /// after it, which cover its versions too: once none is left and none made it good, saving
+  /// stops and every waiter fails.
   private func didCommit(_ save: SessionSave, error: (any Error)?) {
     if error == nil { idempotency.withLock { $0.didSave(through: save.version) } }
-    typealias Waiter = (continuation: CheckedContinuation<Void, any Error>, error: (any Error)?)
     let (ready, retry) = publishing.withLock { publishing -> ([Waiter], Bool) in
+      publishing.pendingSaves -= 1
       var ready: [Waiter] = []
       if let error {
-        ready += publishing.durableWaiters.filter { $0.version <= save.version }.map { ($0.continuation, error) }
-        publishing.durableWaiters.removeAll { $0.version <= save.version }
-        ready += publishing.publishWaiters.filter { $0.version <= save.reservedVersion }.map { ($0.continuation, error) }
-        publishing.publishWaiters.removeAll { $0.version <= save.reservedVersion }
-        guard !publishing.isClosed, !publishing.isRetryScheduled else { return (ready, false) }
-        publishing.isRetryScheduled = true
-        return (ready, true)
+        if keepsUnsavedChanges {
+          ready += publishing.durableWaiters.filter { $0.version <= save.version }.map { ($0.continuation, error) }
+          publishing.durableWaiters.removeAll { $0.version <= save.version }
+          ready += publishing.publishWaiters.filter { $0.version <= save.reservedVersion }.map { ($0.continuation, error) }
+          publishing.publishWaiters.removeAll { $0.version <= save.reservedVersion }
+          guard !publishing.isClosed, !publishing.isRetryScheduled else { return (ready, false) }
+          publishing.isRetryScheduled = true
+          return (ready, true)
+        }
+        if error is SaveOutcomeUnknown {
+          publishing.unknownThrough = max(publishing.unknownThrough, save.version)
+        } else {
+          publishing.definiteFailure = error
+        }
+        publishing.failedVersion = min(publishing.failedVersion ?? save.version, save.version)
+      } else {
+        publishing.durableVersion = max(publishing.durableVersion, save.version)
+        publishing.publishLimit = max(publishing.publishLimit, save.reservedVersion)
+        if let failed = publishing.failedVersion, save.version >= failed { publishing.failedVersion = nil }
+        if !publishing.isClosed, let released = publishing.takePublishable() { events.publish(released) }
+        let durable = publishing.durableVersion
+        let limit = publishing.publishLimit
+        ready += publishing.durableWaiters.filter { $0.version <= durable }.map { ($0.continuation, nil) }
+        publishing.durableWaiters.removeAll { $0.version <= durable }
+        ready += publishing.publishWaiters.filter { $0.version <= limit }.map { ($0.continuation, nil) }
+        publishing.publishWaiters.removeAll { $0.version <= limit }
       }
-      publishing.durableVersion = max(publishing.durableVersion, save.version)
-      publishing.publishLimit = max(publishing.publishLimit, save.reservedVersion)
-      if !publishing.isClosed, let released = publishing.takePublishable() { events.publish(released) }
-      let durable = publishing.durableVersion
-      let limit = publishing.publishLimit
-      ready += publishing.durableWaiters.filter { $0.version <= durable }.map { ($0.continuation, nil) }
-      publishing.durableWaiters.removeAll { $0.version <= durable }
-      ready += publishing.publishWaiters.filter { $0.version <= limit }.map { ($0.continuation, nil) }
-      publishing.publishWaiters.removeAll { $0.version <= limit }
+      if publishing.pendingSaves == 0, publishing.failedVersion != nil {
+        let error = publishing.definiteFailure ?? SaveOutcomeUnknown()
+        publishing.brokenBy = error
+        ready += publishing.takeAllWaiters().map { ($0.continuation, publishing.error(for: $0.version, error)) }
+      }
       return (ready, false)
     }
     for (continuation, error) in ready {
@@ -421,7 +616,7 @@ final class Session<State: Codable & Equatable & Sendable, Action: Sendable>: Se
           publishing.isRetryScheduled = false
           return publishing.latest
         }
-        queueSave(of: latest)
+        queueSave(self.save(of: latest))
       }
     }
   }

@@ -15,10 +15,14 @@ final class SessionChanges<State: Encodable & Sendable>: Sendable {
   final class Change: Sendable {
     let snapshot: StoreSnapshot<State>
     let patch: StatePatch?
+    /// Only keyed shared values changed (elsewhere): the saved state of the version before
+    /// stands for this one too (see ``Composable/SharedSnapshot/changedOnlyKeyedValues(since:)``).
+    let changedOnlyKeyedValues: Bool
 
-    init(snapshot: StoreSnapshot<State>, patch: StatePatch?) {
+    init(snapshot: StoreSnapshot<State>, patch: StatePatch?, changedOnlyKeyedValues: Bool = false) {
       self.snapshot = snapshot
       self.patch = patch
+      self.changedOnlyKeyedValues = changedOnlyKeyedValues
     }
   }
 
@@ -92,7 +96,11 @@ final class SessionChanges<State: Encodable & Sendable>: Sendable {
       if let accepted = changes.accepted, accepted.snapshot.version == snapshot.version {
         change = accepted
       } else {
-        change = Change(snapshot: snapshot, patch: try? snapshot.patch(from: changes.latest.snapshot))
+        // Not made by an action: a shared value changed elsewhere, the rest is as it was.
+        let previous = changes.latest.snapshot
+        change = Change(
+          snapshot: snapshot, patch: try? snapshot.patch(from: previous),
+          changedOnlyKeyedValues: snapshot.sharedValues.changedOnlyKeyedValues(since: previous.sharedValues))
       }
       changes.accepted = nil
       changes.latest = change

@@ -21,6 +21,10 @@ public struct SessionTokenSigner: Sendable {
   private static let macLength = 32
 
   private let contexts: HMACContexts
+  /// Keyed with a key derived from the secret for one other use: signing the requests one
+  /// process of a cluster forwards to another (``ForwardingSignature``), so no token MAC can
+  /// ever pass for a forwarding signature, nor the other way round.
+  private let forwarding: HMACContexts
 
   /// - Parameter secret: At least ``minimumSecretLength`` random bytes.
   public init(secret: [UInt8]) throws(SessionTokenSignerError) {
@@ -28,6 +32,7 @@ public struct SessionTokenSigner: Sendable {
       throw .secretTooShort(length: secret.count, minimum: Self.minimumSecretLength)
     }
     contexts = HMACContexts(key: secret)
+    forwarding = HMACContexts(key: contexts.mac(Array("storehost forwarded request v1".utf8)[...]))
   }
 
   /// A new token for `sessionID`; every call gives a different token.
@@ -42,19 +47,10 @@ public struct SessionTokenSigner: Sendable {
   /// The session `token` was issued for, or `nil` when it is malformed or its MAC is wrong.
   /// The MAC is compared in constant time.
   public func verify(_ token: String) -> SessionID? {
-    let longest = 1 + Self.nonceLength + SessionID.maxLength + Self.macLength
-    guard token.utf8.count <= (longest * 4 + 2) / 3, let bytes = Base64URL.decode(token),
-      bytes.count > 1 + Self.nonceLength + Self.macLength, bytes[0] == Self.formatVersion
+    guard let signed = signedBytes(of: token, format: Self.formatVersion, headerLength: Self.nonceLength),
+      macMatches(signed)
     else { return nil }
-    let signed = bytes.dropLast(Self.macLength)
-    let expected = mac(signed)
-    let matches = expected.withUnsafeBytes { expected in
-      bytes.suffix(Self.macLength).withUnsafeBytes { given in
-        CRYPTO_memcmp(expected.baseAddress, given.baseAddress, Self.macLength) == 0
-      }
-    }
-    guard matches else { return nil }
-    return SessionID(String(decoding: signed.dropFirst(1 + Self.nonceLength), as: UTF8.self))
+    return SessionID(String(decoding: signed.bytes.dropFirst(1 + Self.nonceLength), as: UTF8.self))
   }
 
   /// Whether `token` is a valid token for `sessionID` (and not for some other session).
@@ -62,7 +58,38 @@ public struct SessionTokenSigner: Sendable {
     verify(token) == sessionID
   }
 
-  private func mac(_ message: ArraySlice<UInt8>) -> [UInt8] { contexts.mac(message) }
+  func mac(_ message: ArraySlice<UInt8>) -> [UInt8] { contexts.mac(message) }
+
+  /// The HMAC-SHA256 of a forwarded request's description, with the forwarding key.
+  func forwardingMAC(_ message: [UInt8]) -> [UInt8] { forwarding.mac(message[...]) }
+
+  /// `text` decoded and cut into what the MAC covers and the MAC, when its first byte is
+  /// `format` (a session token's, or another kind's) and it has room for `headerLength`
+  /// bytes after that byte, an id of at least one byte, and the MAC.
+  func signedBytes(of text: String, format: UInt8, headerLength: Int) -> SignedBytes? {
+    let longest = 1 + headerLength + SessionID.maxLength + Self.macLength
+    guard text.utf8.count <= (longest * 4 + 2) / 3, let bytes = Base64URL.decode(text),
+      bytes.count > 1 + headerLength + Self.macLength, bytes[0] == format
+    else { return nil }
+    return SignedBytes(bytes: bytes.dropLast(Self.macLength), mac: bytes.suffix(Self.macLength))
+  }
+
+  /// Whether `signed` carries the MAC of its bytes, compared in constant time.
+  func macMatches(_ signed: SignedBytes) -> Bool {
+    let expected = mac(signed.bytes)
+    return expected.withUnsafeBytes { expected in
+      signed.mac.withUnsafeBytes { given in
+        CRYPTO_memcmp(expected.baseAddress, given.baseAddress, Self.macLength) == 0
+      }
+    }
+  }
+
+  /// The two parts of a decoded token.
+  struct SignedBytes {
+    /// Everything the MAC covers: the format byte, its header and the session id.
+    let bytes: ArraySlice<UInt8>
+    let mac: ArraySlice<UInt8>
+  }
 }
 
 /// HMAC-SHA256 contexts keyed once with a secret and reused, one per thread computing at a

@@ -1,10 +1,11 @@
 /// A strict RFC 8259 parser over raw bytes: no comments, no trailing commas, no duplicate keys,
-/// and a nesting limit so untrusted input cannot exhaust the stack.
+/// and a nesting limit so untrusted input cannot exhaust the stack. ``JSONReader`` reads
+/// with the same steps, value by value.
 struct JSONParser {
   private let bytes: UnsafeRawBufferPointer
   private let maxDepth: Int
-  private var offset = 0
-  private var depth = 0
+  var offset = 0
+  var depth = 0
 
   init(bytes: UnsafeRawBufferPointer, maxDepth: Int) {
     self.bytes = bytes
@@ -19,25 +20,25 @@ struct JSONParser {
     return value
   }
 
-  private func failure(_ reason: JSONParseError.Reason) -> JSONParseError {
+  func failure(_ reason: JSONParseError.Reason) -> JSONParseError {
     JSONParseError(reason: reason, offset: offset)
   }
 
-  private var current: UInt8? { offset < bytes.count ? bytes[offset] : nil }
+  var current: UInt8? { offset < bytes.count ? bytes[offset] : nil }
 
-  private mutating func skipWhitespace() {
+  mutating func skipWhitespace() {
     while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
       offset += 1
     }
   }
 
-  private mutating func expect(_ byte: UInt8) throws(JSONParseError) {
+  mutating func expect(_ byte: UInt8) throws(JSONParseError) {
     guard let found = current else { throw failure(.unexpectedEnd) }
     guard found == byte else { throw failure(.unexpectedByte(found)) }
     offset += 1
   }
 
-  private mutating func parseValue() throws(JSONParseError) -> JSONValue {
+  mutating func parseValue() throws(JSONParseError) -> JSONValue {
     skipWhitespace()
     guard let byte = current else { throw failure(.unexpectedEnd) }
     switch byte {
@@ -52,12 +53,12 @@ struct JSONParser {
     }
   }
 
-  private mutating func parseLiteral(_ literal: StaticString) throws(JSONParseError) {
+  mutating func parseLiteral(_ literal: StaticString) throws(JSONParseError) {
     let utf8 = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
     for expected in utf8 { try expect(expected) }
   }
 
-  private mutating func enterContainer() throws(JSONParseError) {
+  mutating func enterContainer() throws(JSONParseError) {
     depth += 1
     guard depth <= maxDepth else { throw failure(.tooDeep(limit: maxDepth)) }
     offset += 1
@@ -114,7 +115,7 @@ struct JSONParser {
     }
   }
 
-  private mutating func parseString() throws(JSONParseError) -> String {
+  mutating func parseString() throws(JSONParseError) -> String {
     offset += 1  // the opening quote
     let start = offset
     // Fast path: no escapes, so the bytes between the quotes are the string.
@@ -208,7 +209,7 @@ struct JSONParser {
     return value
   }
 
-  private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+  mutating func parseNumber() throws(JSONParseError) -> JSONValue {
     let start = offset
     if current == UInt8(ascii: "-") { offset += 1 }
     guard let first = current, first.isDigit else { throw failure(.invalidNumber) }

@@ -81,11 +81,15 @@ private final class WeakStream: Sendable {
       .eventStream { stream in
         var version = 0
         while !stream.isClosed {
-          version += 1
-          switch stream.sendLatest(event: "state", id: "\(version)", data: event) {
-          case .sent: observations.sent.add(1, ordering: .relaxed)
-          case .coalesced: observations.coalesced.add(1, ordering: .relaxed)
-          case .backpressure, .closed, .tooLarge: break
+          // Bursts, so the kernel's socket buffers (which may grow to megabytes) fill
+          // quickly however slowly this task is scheduled.
+          for _ in 0..<64 {
+            version += 1
+            switch stream.sendLatest(event: "state", id: "\(version)", data: event) {
+            case .sent: observations.sent.add(1, ordering: .relaxed)
+            case .coalesced: observations.coalesced.add(1, ordering: .relaxed)
+            case .backpressure, .closed, .tooLarge: break
+            }
           }
           let peak = stream.peakBufferedBytes
           if peak > observations.peak.load(ordering: .relaxed) { observations.peak.store(peak, ordering: .relaxed) }
@@ -99,7 +103,7 @@ private final class WeakStream: Sendable {
       // bound is reached and the stream coalesces, then the server gives up on the client.
       let client = try await blocking { try RawClient(port: server.port, receiveBuffer: 2048) }
       client.send("GET /flood HTTP/1.1\r\nHost: x\r\n\r\n")
-      for _ in 0..<400 where !observations.clientGone.load(ordering: .relaxed) {
+      for _ in 0..<1500 where !observations.clientGone.load(ordering: .relaxed) {
         try await Task.sleep(for: .milliseconds(20))
       }
       let coalesced = observations.coalesced.load(ordering: .relaxed)

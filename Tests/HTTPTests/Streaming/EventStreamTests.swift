@@ -70,6 +70,32 @@ private func makeStream(limit: Int) -> (EventStream, Sink) {
     #expect(stream.peakBufferedBytes <= 40)
   }
 
+  @Test func eachSlotKeepsItsOwnLatestEventWhileTheClientIsBehind() {
+    let (stream, sink) = makeStream(limit: 80)
+    stream.send(data: String(repeating: "a", count: 40))
+    #expect(stream.sendLatest(EventFrame(id: "1", data: String(repeating: "b", count: 20)), slot: 1) == .coalesced)
+    #expect(stream.sendLatest(EventFrame(id: "2", data: String(repeating: "c", count: 20)), slot: 2) == .coalesced)
+    #expect(stream.sendLatest(EventFrame(id: "3", data: String(repeating: "d", count: 20)), slot: 1) == .coalesced)
+    // A plain send never overtakes what is pending.
+    #expect(stream.send(data: "e") == .backpressure)
+    stream.didWrite(stream.bufferedBytes)
+    // Slot 1 was kept first, so it goes first, with its latest event; both fit.
+    #expect(sink.text.dropFirst().map { $0.prefix(5) } == ["id: 3", "id: 2"])
+    #expect(stream.peakBufferedBytes <= 80)
+  }
+
+  @Test func pendingSlotsAreWrittenAsRoomAllows() {
+    let (stream, sink) = makeStream(limit: 40)
+    stream.send(data: String(repeating: "a", count: 20))
+    stream.sendLatest(EventFrame(id: "1", data: String(repeating: "b", count: 20)), slot: 1)
+    stream.sendLatest(EventFrame(id: "2", data: String(repeating: "c", count: 20)), slot: 2)
+    stream.didWrite(stream.bufferedBytes)
+    #expect(sink.count == 2, "only one pending event fits at once")
+    stream.didWrite(stream.bufferedBytes)
+    #expect(sink.text.last?.hasPrefix("id: 2") == true)
+    #expect(stream.stalledSince == nil)
+  }
+
   @Test func oneFrameIsSharedByEveryStream() {
     let frame = EventFrame(event: "patch", id: "3", data: Array(#"{"ops":[]}"#.utf8))
     let streams = (0..<3).map { _ in makeStream(limit: 1024) }

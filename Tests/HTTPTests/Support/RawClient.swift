@@ -26,10 +26,9 @@ final class RawClient: @unchecked Sendable {
         connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
-    guard result == 0 else {
-      close(fd)
-      throw RawClientError(description: "connect failed: errno \(errno)")
-    }
+    // No close here: an initializer that throws once `fd` is set still runs `deinit`, and
+    // closing twice could close a descriptor another thread has just been given.
+    guard result == 0 else { throw RawClientError(description: "connect failed: errno \(errno)") }
   }
 
   deinit { close(fd) }
@@ -48,7 +47,10 @@ final class RawClient: @unchecked Sendable {
   }
 
   /// Reads until the server closes or the read timeout passes.
-  func readAll() -> String {
+  func readAll() -> String { String(decoding: readAllBytes(), as: UTF8.self) }
+
+  /// The bytes read until the server closes or the read timeout passes.
+  func readAllBytes() -> [UInt8] {
     var received: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 16 * 1024)
     while true {
@@ -56,7 +58,7 @@ final class RawClient: @unchecked Sendable {
       if count <= 0 { break }
       received += buffer[0..<count]
     }
-    return String(decoding: received, as: UTF8.self)
+    return received
   }
 
   /// Reads until `marker` has arrived (or close/timeout); returns everything read.

@@ -1,17 +1,30 @@
-// Unit tests for StoreHostClient (Public/storehost.js) against a fake server: fetch and
-// EventSource are replaced by fakes, so these check the client's own logic (sessions,
+// Unit tests for StoreHostClient (storehost.js) and the stream its tabs share
+// (stream-hub.js) against a fake server: fetch and EventSource are replaced by fakes, so
+// these check the client's own logic (sessions, tickets, one stream for many clients,
 // patches, resync, reconnection with backoff, the send queue, ended sessions, presence)
-// without a browser.
+// without a browser. Node has no SharedWorker and no Web Locks, so each test's clients share
+// a hub of their own, in this process, as tabs without either would.
 import assert from "node:assert/strict";
+import { webcrypto } from "node:crypto";
 import { afterEach, beforeEach, describe, it } from "node:test";
 
-import { StoreHostClient } from "../../../Public/storehost.js";
+import { StoreHostClient } from "../../../Sources/StoreHost/BrowserClient/storehost.js";
+import { serve, StreamHub } from "../../../Sources/StoreHost/BrowserClient/stream-hub.js";
+
+// Browsers have `crypto` (for Idempotency-Keys and tab ids); Node has it as a global from 19 on.
+globalThis.crypto ??= webcrypto;
+
+/** The path and query of `url`, absolute or not. */
+function local(url) {
+  const parsed = new URL(url, "http://host");
+  return parsed.pathname + parsed.search;
+}
 
 /** An EventSource the test drives: `open()`, `emit(type, data)`, `fail()`. */
 class FakeEventSource {
   static instances = [];
   constructor(url) {
-    this.url = url;
+    this.url = local(url);
     this.closed = false;
     this.listeners = {};
     FakeEventSource.instances.push(this);
@@ -34,17 +47,23 @@ class FakeEventSource {
   get query() {
     return new URL(this.url, "http://host").searchParams;
   }
+  /** The `watch` items, in order. */
+  get watches() {
+    return this.query.getAll("watch");
+  }
 }
 
 /**
  * Answers requests from `routes` ("METHOD /path" -> function returning [status, body, headers]
- * or throwing, which fails the fetch as a network error would).
+ * or throwing, which fails the fetch as a network error would). A session's tickets are
+ * `T-<id>` unless a route says otherwise.
  */
 function fakeFetch(routes, calls) {
   return async (url, init) => {
-    const key = `${init.method} ${url}`;
+    const key = `${init.method} ${local(url)}`;
     calls.push({ key, body: init.body, idempotencyKey: init.headers["Idempotency-Key"], at: Date.now() });
-    const route = routes[key];
+    const ticket = key.match(/^POST \/api\/sessions\/([^/]+)\/tickets$/);
+    const route = routes[key] ?? (ticket && (() => [200, { ticket: `T-${ticket[1]}`, expiresIn: 300 }]));
     if (!route) return response(404, gone);
     const [status, body, headers] = route(init);
     return response(status, body, headers);
@@ -52,15 +71,18 @@ function fakeFetch(routes, calls) {
 }
 
 function response(status, body, headers = {}) {
+  const text = body === undefined ? "" : JSON.stringify(body);
   return {
     ok: status >= 200 && status < 300,
     status,
     headers: new Headers(headers),
-    text: async () => (body === undefined ? "" : JSON.stringify(body)),
+    text: async () => text,
+    json: async () => JSON.parse(text),
   };
 }
 
 const gone = { error: { code: "session_not_found", message: "No session has this id; it may have ended." } };
+const dropped = (id, status, code, message = "Dropped.") => ({ id, status, error: { code, message } });
 
 /** A sessionStorage stand-in. */
 class FakeStorage {
@@ -84,9 +106,17 @@ async function until(condition, message, timeout = 2000) {
   }
 }
 
+/** Waits for the stream after `count` streams (the hub opens it a moment after a change). */
+async function stream(count = 0) {
+  await until(() => FakeEventSource.instances.length > count, `stream ${count + 1} never opened`);
+  return FakeEventSource.instances[count];
+}
+
 let calls;
 let routes;
 let clients;
+let server = 0;
+let baseURL;
 
 beforeEach(() => {
   FakeEventSource.instances = [];
@@ -95,12 +125,15 @@ beforeEach(() => {
     "POST /api/sessions": () => [201, { id: "s1", token: "t", version: 0, state: { count: 0 } }],
   };
   clients = [];
+  // A server of its own per test, so a hub of its own.
+  baseURL = `http://server${++server}.test`;
   globalThis.EventSource = FakeEventSource;
   globalThis.fetch = fakeFetch(routes, calls);
 });
 
-afterEach(() => {
+afterEach(async () => {
   for (const client of clients) client.close();
+  await tick(20); // the hub closes its streams once nobody watches
   delete globalThis.EventSource;
   delete globalThis.fetch;
   delete globalThis.sessionStorage;
@@ -108,110 +141,158 @@ afterEach(() => {
 });
 
 function makeClient(options = {}) {
-  const client = new StoreHostClient({ storageKey: null, urlParameter: null, initialDelay: 10, maxDelay: 80, ...options });
+  const client = new StoreHostClient({
+    baseURL, storageKey: null, urlParameter: null, initialDelay: 10, maxDelay: 80, ...options,
+  });
   clients.push(client);
   return client;
 }
 
 const actionCalls = () => calls.filter((call) => call.key.endsWith("/actions"));
+const ticketCalls = () => calls.filter((call) => call.key.endsWith("/tickets"));
+const session = (id, version = 0, count = version) => () => [200, { id, version, state: { count } }];
+const created = (id) => () => [201, { id, token: "t", version: 0, state: { count: 0 } }];
 
 describe("StoreHostClient", () => {
-  it("creates a session, then follows it over one stream of patches", async () => {
+  it("creates a session, then follows it on the shared stream, by a ticket, as patches", async () => {
     const client = makeClient();
     const seen = [];
     const statuses = [];
     client.subscribe((state, version) => seen.push([version, state.count]));
     client.onStatus((status) => statuses.push(status));
-    const session = await client.connect();
-    assert.deepEqual(session, { id: "s1", version: 0, state: { count: 0 } });
-    assert.equal(FakeEventSource.instances.length, 1);
-    assert.equal(latest().url, "/api/sessions/s1/events?patch=1&lastEventId=0");
-    latest().open();
-    latest().emit("patch", { version: 1, from: 0, ops: [{ op: "replace", path: "/count", value: 1 }] });
-    latest().emit("patch", { version: 2, from: 1, ops: [{ op: "replace", path: "/count", value: 2 }] });
+    assert.deepEqual(await client.connect(), { id: "s1", version: 0, state: { count: 0 } });
+    const source = await stream();
+    assert.equal(source.url, "/api/events?patch=1&watch=T-s1.0");
+    assert.deepEqual(calls.map((call) => call.key), ["POST /api/sessions", "POST /api/sessions/s1/tickets"]);
+    source.open();
+    await until(() => client.status === "open", "never open");
+    source.emit("patch", { id: "s1", version: 1, from: 0, ops: [{ op: "replace", path: "/count", value: 1 }] });
+    source.emit("patch", { id: "s1", version: 2, from: 1, ops: [{ op: "replace", path: "/count", value: 2 }] });
+    await until(() => seen.length === 3, "the patches were not applied");
     assert.deepEqual(seen, [[0, 0], [1, 1], [2, 2]]);
     assert.deepEqual(statuses, ["closed", "connecting", "open"]);
     client.close();
     assert.equal(client.status, "closed");
-    assert.ok(latest().closed);
+    await until(() => source.closed, "the stream outlived its only client");
+    assert.equal(FakeEventSource.instances.length, 1, "a stream was opened for nobody");
   });
 
-  it("ignores versions it has, and asks for a snapshot when a patch does not follow", async () => {
+  it("ignores versions it has, and reads the state when a patch does not follow", async () => {
     const client = makeClient();
     await client.connect();
-    const first = latest();
-    first.emit("patch", { version: 1, from: 0, ops: [{ op: "replace", path: "/count", value: 1 }] });
-    first.emit("patch", { version: 1, from: 0, ops: [{ op: "replace", path: "/count", value: 9 }] });
+    const source = await stream();
+    source.emit("patch", { id: "s1", version: 1, from: 0, ops: [{ op: "replace", path: "/count", value: 1 }] });
+    source.emit("patch", { id: "s1", version: 1, from: 0, ops: [{ op: "replace", path: "/count", value: 9 }] });
+    await until(() => client.version === 1, "the first patch was not applied");
+    await tick(5);
     assert.equal(client.state.count, 1);
-    first.emit("patch", { version: 5, from: 3, ops: [] });
-    assert.ok(first.closed, "the stream with a gap was closed");
-    assert.equal(latest().query.get("lastEventId"), null, "the new stream asks for the full state");
-    latest().emit("state", { version: 5, state: { count: 5 } });
-    assert.deepEqual([client.version, client.state], [5, { count: 5 }]);
-    client.close();
+    routes["GET /api/sessions/s1"] = session("s1", 5);
+    source.emit("patch", { id: "s1", version: 5, from: 3, ops: [] });
+    await until(() => client.version === 5, "the state was not read again");
+    assert.deepEqual(client.state, { count: 5 });
+    assert.ok(!source.closed, "a gap in one session's patches closed the stream of all");
+    assert.equal(FakeEventSource.instances.length, 1);
   });
 
   it("reopens a failed stream from the last version after a backoff", async () => {
-    routes["GET /api/sessions/s1"] = () => [200, { id: "s1", version: 3, state: { count: 3 } }];
     const client = makeClient();
     await client.connect();
-    latest().open();
-    latest().emit("state", { version: 3, state: { count: 3 } });
-    latest().fail();
-    assert.equal(client.status, "reconnecting");
-    await until(() => FakeEventSource.instances.length === 2, "the stream was not reopened");
-    assert.equal(latest().query.get("lastEventId"), "3");
-    latest().open();
-    assert.equal(client.status, "open");
-    client.close();
+    const first = await stream();
+    first.open();
+    first.emit("state", { id: "s1", version: 3, state: { count: 3 } });
+    await until(() => client.version === 3, "the state was not applied");
+    first.fail();
+    await until(() => client.status === "reconnecting", "the failure went unnoticed");
+    const second = await stream(1);
+    assert.deepEqual(second.watches, ["T-s1.3"]);
+    assert.equal(ticketCalls().length, 1, "a ticket still valid was not used again");
+    second.open();
+    await until(() => client.status === "open", "not open again");
   });
 
-  it("backs off exponentially while the server is unreachable", async () => {
+  it("backs off exponentially while the stream keeps failing", async () => {
     const client = makeClient();
     await client.connect();
-    latest().open();
-    globalThis.fetch = async (url, init) => {
-      calls.push({ key: `${init.method} ${url}`, at: Date.now() });
-      throw new TypeError("fetch failed");
-    };
-    const failedAt = Date.now();
-    latest().fail();
-    await until(() => calls.length >= 6, "not enough attempts", 3000);
-    const times = [failedAt, ...calls.slice(1, 6).map((call) => call.at)];
-    const gaps = times.slice(1).map((time, i) => time - times[i]);
+    (await stream()).open();
+    const opened = [];
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const source = latest();
+      opened.push(Date.now());
+      source.fail();
+      await stream(attempt + 1);
+    }
+    const gaps = opened.slice(1).map((time, i) => time - opened[i]);
     // Ceilings 10, 20, 40, 80, 80 ms, each waited at least half of (equal jitter).
     [5, 10, 20, 40, 40].forEach((least, i) => assert.ok(gaps[i] >= least - 2, `gap ${i} was ${gaps[i]} ms`));
     assert.equal(client.status, "reconnecting");
-    client.close();
   });
 
-  it("reports a session gone on reconnect as ended, and starts a new one only when asked", async () => {
+  it("reports a session dropped as gone as ended, and starts a new one only when asked", async () => {
     const client = makeClient();
     const events = [];
     const statuses = [];
     client.onEvent((event) => events.push(event.type === "session" ? `session ${event.id}` : event.type));
     await client.connect();
-    latest().open();
+    const first = await stream();
+    first.open();
+    await until(() => client.status === "open", "never open");
     client.onStatus((status) => statuses.push(status));
-    routes["GET /api/sessions/s1"] = () => [401, { error: { code: "unauthorized", message: "No token." } }];
-    latest().fail();
+    first.emit("dropped", dropped("s1", 404, "session_not_found", "No session has this id; it may have ended."));
     await until(() => client.status === "ended", "the session never ended");
-    await tick(30); // several backoff delays: still no new session, no new stream
-    assert.deepEqual(statuses, ["open", "reconnecting", "ended"]);
+    await tick(30); // several backoff delays: still no new session
+    assert.deepEqual(statuses, ["open", "ended"]);
     assert.equal(calls.filter((call) => call.key === "POST /api/sessions").length, 1);
-    assert.equal(FakeEventSource.instances.length, 1);
     assert.equal(client.sessionId, "s1");
-    await assert.rejects(client.send({ a: 1 }), { status: 401, code: "unauthorized" });
+    await assert.rejects(client.send({ a: 1 }), { status: 404, code: "session_not_found" });
     assert.equal(actionCalls().length, 0, "a send to an ended session was made");
 
-    routes["POST /api/sessions"] = () => [201, { id: "s2", token: "t", version: 0, state: { count: 0 } }];
+    routes["POST /api/sessions"] = created("s2");
     await client.startNewSession();
     assert.equal(client.sessionId, "s2");
     assert.ok(!calls.some((call) => call.key === "DELETE /api/sessions/s1"), "an ended session was deleted");
-    assert.match(latest().url, /^\/api\/sessions\/s2\/events/);
-    latest().open();
-    assert.equal(client.status, "open");
+    const second = await stream(1);
+    assert.deepEqual(second.watches, ["T-s2.0"]);
+    second.open();
+    await until(() => client.status === "open", "the new session is not open");
     assert.deepEqual(events, ["session s1", "state", "session s2", "state"]);
+  });
+
+  it("ends the session when its ticket is refused for good (no token here, 401)", async () => {
+    const client = makeClient();
+    await client.connect();
+    (await stream()).open();
+    await until(() => client.status === "open", "never open");
+    routes["POST /api/sessions/s1/tickets"] = () => [401, { error: { code: "unauthorized", message: "No token." } }];
+    latest().emit("dropped", dropped("s1", 401, "invalid_ticket", "This watch ticket has expired."));
+    await until(() => client.status === "ended", "the session never ended");
+    await assert.rejects(client.send({ a: 1 }), { status: 401, code: "unauthorized" });
+  });
+
+  it("gets a new ticket when the stream refuses an expired one, and gives up after a fresh one is refused", async () => {
+    const client = makeClient();
+    await client.connect();
+    (await stream()).open();
+    latest().emit("dropped", dropped("s1", 401, "invalid_ticket", "This watch ticket has expired."));
+    const second = await stream(1);
+    assert.equal(ticketCalls().length, 2, "no new ticket was asked for");
+    second.open();
+    await until(() => client.status === "open", "not open with the new ticket");
+    second.emit("dropped", dropped("s1", 401, "invalid_ticket", "This watch ticket was not issued by this server."));
+    await until(() => client.status === "ended", "a refused fresh ticket did not end the session");
+  });
+
+  it("waits and watches again when the session has too many streams (429)", async () => {
+    const client = makeClient();
+    await client.connect();
+    const first = await stream();
+    first.open();
+    await until(() => client.status === "open", "never open");
+    first.emit("dropped", dropped("s1", 429, "rate_limited", "This session has 8 event streams open already."));
+    await until(() => client.status === "reconnecting", "the drop went unnoticed");
+    const second = await stream(1);
+    assert.deepEqual(second.watches, ["T-s1.0"]);
+    second.open();
+    await until(() => client.status === "open", "not open again");
   });
 
   it("rejects connect when the session it is to join is gone", async () => {
@@ -227,19 +308,26 @@ describe("StoreHostClient", () => {
     globalThis.sessionStorage = new FakeStorage();
     await makeClient({ storageKey: "tab" }).connect();
     assert.equal(sessionStorage.getItem("tab"), "s1");
-    routes["GET /api/sessions/s1"] = () => [200, { id: "s1", version: 4, state: { count: 4 } }];
+    routes["GET /api/sessions/s1"] = session("s1", 4);
     const reloaded = makeClient({ storageKey: "tab" });
     assert.deepEqual(await reloaded.connect(), { id: "s1", version: 4, state: { count: 4 } });
     assert.equal(calls.filter((call) => call.key === "POST /api/sessions").length, 1);
   });
 
-  it("takes the server's state when the server lost versions", async () => {
+  it("always takes a full state: after a crash the server may have lost versions, or reused one", async () => {
     const client = makeClient();
     await client.connect();
-    latest().emit("state", { version: 7, state: { count: 7 } });
-    latest().emit("state", { version: 4, state: { count: 4 } });
-    assert.deepEqual([client.version, client.state], [4, { count: 4 }]);
-    client.close();
+    const source = await stream();
+    source.emit("state", { id: "s1", version: 7, state: { count: 7 } });
+    source.emit("state", { id: "s1", version: 4, state: { count: 4 } });
+    await until(() => client.version === 4, "the older state was not taken");
+    assert.deepEqual(client.state, { count: 4 });
+    source.emit("state", { id: "s1", version: 4, state: { count: 40 } });
+    await until(() => client.state.count === 40, "a state at the version the client has was ignored");
+    // Versions may jump: a patch from the version the client has applies, however far it goes.
+    source.emit("patch", { id: "s1", version: 19, from: 4, ops: [{ op: "replace", path: "/count", value: 19 }] });
+    await until(() => client.version === 19, "a jump in versions was refused");
+    assert.deepEqual(client.state, { count: 19 });
   });
 
   it("sends queued actions in order, one at a time, each with its own key, and counts them", async () => {
@@ -253,13 +341,16 @@ describe("StoreHostClient", () => {
     };
     const wrapped = globalThis.fetch;
     globalThis.fetch = async (url, init) => {
-      inFlight += 1;
-      most = Math.max(most, inFlight);
+      const counted = local(url).endsWith("/actions");
+      if (counted) {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+      }
       await tick(3);
       try {
         return await wrapped(url, init);
       } finally {
-        inFlight -= 1;
+        if (counted) inFlight -= 1;
       }
     };
     const client = makeClient();
@@ -296,10 +387,11 @@ describe("StoreHostClient", () => {
     await client.connect();
     const sent = client.send({ a: 1 });
     await until(() => actionCalls().length === 1, "the send was not made");
+    const source = await stream();
     await tick(20);
     assert.equal(actionCalls().length, 1, "resent before the stream opened or the backoff passed");
     assert.equal(client.pendingCount, 1);
-    latest().open();
+    source.open();
     assert.equal(await sent, 1);
     const [first, second] = actionCalls();
     assert.equal(second.idempotencyKey, first.idempotencyKey, "the resend used another key");
@@ -316,7 +408,7 @@ describe("StoreHostClient", () => {
     routes["POST /api/sessions/s1/actions"] = () => answers.shift()();
     const client = makeClient();
     await client.connect();
-    latest().open();
+    (await stream()).open();
     assert.equal(await client.send({ a: 1 }), 1);
     const sends = actionCalls();
     assert.equal(sends.length, 4);
@@ -337,7 +429,7 @@ describe("StoreHostClient", () => {
     routes["POST /api/sessions/s1/actions"] = () => answers.shift()();
     const client = makeClient();
     await client.connect();
-    latest().open();
+    (await stream()).open();
     assert.equal(await client.send({ a: 1 }), 7);
     const [first, second, third] = actionCalls();
     assert.ok(second.at - first.at >= 990, `429 retried after ${second.at - first.at} ms`);
@@ -354,7 +446,7 @@ describe("StoreHostClient", () => {
     routes["POST /api/sessions/s1/actions"] = () => answers.shift()();
     const client = makeClient();
     await client.connect();
-    latest().open();
+    (await stream()).open();
     const results = await Promise.allSettled([client.send({ big: 1 }), client.send({ small: 1 })]);
     assert.equal(results[0].reason.code, "state_too_large");
     assert.equal(results[1].value, 2);
@@ -365,13 +457,14 @@ describe("StoreHostClient", () => {
     routes["POST /api/sessions/s1/actions"] = () => [404, gone];
     const client = makeClient();
     await client.connect();
-    latest().open();
+    const source = await stream();
+    source.open();
     const results = await Promise.allSettled([client.send({ a: 1 }), client.send({ b: 2 }), client.send({ c: 3 })]);
     assert.deepEqual(results.map((result) => result.reason?.code), Array(3).fill("session_not_found"));
     assert.equal(actionCalls().length, 1, "sends went on after the session ended");
     assert.equal(client.status, "ended");
     assert.equal(client.pendingCount, 0);
-    assert.ok(latest().closed, "the stream of an ended session stayed open");
+    await until(() => source.closed, "the stream of an ended session stayed open");
     await tick(30);
     assert.equal(calls.filter((call) => call.key === "POST /api/sessions").length, 1, "a new session was created unasked");
   });
@@ -386,30 +479,35 @@ describe("StoreHostClient", () => {
     await client.connect();
     const old = client.send({ a: 1 });
     await until(() => actionCalls().length === 1, "the send was not made");
-    routes["POST /api/sessions"] = () => [201, { id: "s2", token: "t", version: 0, state: { count: 0 } }];
+    routes["POST /api/sessions"] = created("s2");
     const replacing = client.startNewSession();
     const fresh = client.send({ b: 2 });
     await assert.rejects(old, { code: "session_replaced" });
     await replacing;
+    assert.ok(calls.some((call) => call.key === "DELETE /api/sessions/s1"), "a session no tab shows was kept");
+    await until(() => latest()?.watches.includes("T-s2.0"), "the new session is not watched");
     latest().open();
     assert.equal(await fresh, 1);
     assert.deepEqual(actionCalls().map((call) => call.key), ["POST /api/sessions/s1/actions", "POST /api/sessions/s2/actions"]);
   });
 
-  it("closes the stream while the page is in the back/forward cache, and resumes it after", async () => {
+  it("stops watching while the page is in the back/forward cache, and resumes after", async () => {
     globalThis.window = new EventTarget();
     const pageEvent = (type, persisted) => window.dispatchEvent(Object.assign(new Event(type), { persisted }));
     const client = makeClient();
     await client.connect();
-    latest().open();
-    latest().emit("state", { version: 2, state: { count: 2 } });
-    pageEvent("pagehide", false); // a page being unloaded for good closes its stream anyway
-    assert.ok(!latest().closed);
+    const first = await stream();
+    first.open();
+    first.emit("state", { id: "s1", version: 2, state: { count: 2 } });
+    await until(() => client.version === 2, "the state was not applied");
+    pageEvent("pagehide", false); // a page being unloaded for good goes anyway
+    await tick(20);
+    assert.ok(!first.closed);
     pageEvent("pagehide", true);
-    assert.ok(latest().closed, "a cached page kept its stream");
+    await until(() => first.closed, "a cached page kept watching");
     pageEvent("pageshow", true);
-    assert.equal(FakeEventSource.instances.length, 2);
-    assert.equal(latest().query.get("lastEventId"), "2");
+    const second = await stream(1);
+    assert.deepEqual(second.watches, ["T-s1.2"]);
   });
 
   it("asks for presence and reports it while the stream is open", async () => {
@@ -417,12 +515,160 @@ describe("StoreHostClient", () => {
     const seen = [];
     client.onPresence((presence) => seen.push(presence));
     await client.connect();
-    assert.equal(latest().query.get("presence"), "1");
-    latest().open();
-    latest().emit("presence", { session: 2, everyone: 5 });
+    const source = await stream();
+    assert.equal(source.query.get("presence"), "1");
+    source.open();
+    source.emit("presence", { id: "s1", session: 2, everyone: 5 });
+    await until(() => client.presence !== null, "no presence");
     assert.deepEqual(client.presence, { session: 2, everyone: 5 });
-    latest().fail();
+    source.fail();
+    await until(() => client.presence === null, "presence outlived the stream");
     assert.deepEqual(seen, [null, { session: 2, everyone: 5 }, null]);
     assert.equal(makeClient().presence, null);
+  });
+});
+
+describe("the stream a browser's tabs share", () => {
+  /** Clients on sessions `ids` (each joined by `?session=`-like GETs), connected, on one open stream. */
+  async function clientsOn(ids, options = {}) {
+    const made = [];
+    for (const id of ids) {
+      routes[`GET /api/sessions/${id}`] = session(id);
+      globalThis.sessionStorage = new FakeStorage();
+      sessionStorage.setItem("tab", id);
+      const client = makeClient({ storageKey: "tab", ...options });
+      await client.connect();
+      made.push(client);
+    }
+    return made;
+  }
+
+  it("watches every client's session on one stream, and gives each client its session's events", async () => {
+    const [a, b] = await clientsOn(["s1", "s2"]);
+    await until(() => latest()?.watches.length === 2, "the sessions are not on one stream");
+    const source = latest();
+    assert.deepEqual(source.watches.sort(), ["T-s1.0", "T-s2.0"]);
+    source.open();
+    await until(() => a.status === "open" && b.status === "open", "not both open");
+    source.emit("patch", { id: "s2", version: 1, from: 0, ops: [{ op: "replace", path: "/count", value: 7 }] });
+    await until(() => b.version === 1, "s2's client missed its patch");
+    assert.deepEqual([a.version, a.state, b.state], [0, { count: 0 }, { count: 7 }]);
+    assert.equal(FakeEventSource.instances.filter((instance) => !instance.closed).length, 1);
+  });
+
+  it("reopens the stream for a tab that comes without telling the others it reconnects", async () => {
+    const [a] = await clientsOn(["s1"]);
+    const first = await stream();
+    first.open();
+    await until(() => a.status === "open", "never open");
+    const statuses = [];
+    a.onStatus((status) => statuses.push(status));
+    const [b] = await clientsOn(["s2"]);
+    const second = await stream(1);
+    assert.ok(first.closed, "the old stream stayed open beside the new one");
+    assert.deepEqual(second.watches.sort(), ["T-s1.0", "T-s2.0"]);
+    second.open();
+    await until(() => b.status === "open", "the new tab is not open");
+    assert.deepEqual(statuses, ["open"], "the first tab was told of a reconnection");
+    second.fail();
+    await until(() => a.status === "reconnecting", "a real failure went untold");
+  });
+
+  it("reads the state when it joins a session that other clients follow at a later version", async () => {
+    const [a] = await clientsOn(["s1"]);
+    const source = await stream();
+    source.open();
+    source.emit("patch", { id: "s1", version: 1, from: 0, ops: [{ op: "replace", path: "/count", value: 1 }] });
+    source.emit("patch", { id: "s1", version: 2, from: 1, ops: [{ op: "replace", path: "/count", value: 2 }] });
+    await until(() => a.version === 2, "the first client missed the patches");
+    // The second client starts from an older version (a tab back from the back/forward
+    // cache, say): no event will come for what it missed, so it reads the state.
+    let reads = 0;
+    routes["GET /api/sessions/s1"] = () => (++reads === 1 ? session("s1", 0)() : session("s1", 2)());
+    globalThis.sessionStorage = new FakeStorage();
+    sessionStorage.setItem("tab", "s1");
+    const b = makeClient({ storageKey: "tab" });
+    await b.connect();
+    await until(() => b.version === 2, "the client that joined behind stayed behind");
+    assert.deepEqual([b.state, reads, FakeEventSource.instances.length], [{ count: 2 }, 2, 1]);
+  });
+
+  it("puts clients of one session on one watch, and counts each as a tab in presence", async () => {
+    const [a, b] = await clientsOn(["s1", "s1"], { presence: true });
+    await until(() => latest() && b.status !== "closed", "no stream");
+    const source = latest();
+    assert.deepEqual(source.watches, ["T-s1.0"]);
+    source.open();
+    // The server counts this browser's one stream: 1 on the session, 3 on the server.
+    source.emit("presence", { id: "s1", session: 1, everyone: 3 });
+    await until(() => a.presence?.session === 2 && b.presence?.session === 2, "the tabs were not counted");
+    assert.deepEqual(a.presence, { session: 2, everyone: 4 });
+    b.close();
+    await until(() => a.presence?.session === 1, "a closed tab still counted");
+    source.emit("patch", { id: "s1", version: 1, from: 0, ops: [{ op: "replace", path: "/count", value: 1 }] });
+    await until(() => a.version === 1, "the remaining client missed the patch");
+  });
+
+  it("leaves a session another client shows when one starts a new session, and ends it when none does", async () => {
+    routes["DELETE /api/sessions/s1"] = () => [204, undefined];
+    const [a, b] = await clientsOn(["s1", "s1"]);
+    (await stream()).open();
+    await until(() => a.status === "open" && b.status === "open", "not both open");
+    routes["POST /api/sessions"] = created("s2");
+    await a.startNewSession();
+    assert.equal(a.sessionId, "s2");
+    assert.ok(!calls.some((call) => call.key.startsWith("DELETE")), "a session another tab shows was ended");
+    await until(() => latest().watches.length === 2, "the new session is not watched beside the old");
+    latest().open();
+    await until(() => b.status === "open", "the other tab is not open");
+    latest().emit("patch", { id: "s1", version: 1, from: 0, ops: [{ op: "replace", path: "/count", value: 1 }] });
+    await until(() => b.version === 1, "the other tab stopped following its session");
+    assert.equal(a.version, 0);
+
+    routes["POST /api/sessions"] = created("s3");
+    await b.startNewSession();
+    assert.ok(calls.some((call) => call.key === "DELETE /api/sessions/s1"), "a session no tab shows was kept");
+  });
+
+  it("turns patches off for the stream while a client wants full states", async () => {
+    await clientsOn(["s1"]);
+    assert.equal((await stream()).query.get("patch"), "1");
+    const [full] = await clientsOn(["s2"], { patches: false, log: true });
+    await until(() => latest().watches.length === 2, "the second session is not watched");
+    assert.equal(latest().query.get("patch"), null);
+    assert.equal(latest().query.get("log"), "1");
+    latest().emit("action", { id: "s2", action: "tapped" });
+    full.close();
+    await until(() => latest().watches.length === 1 && latest().query.get("patch") === "1", "patches stayed off");
+  });
+
+  it("answers a client that leaves with how many others still watch, and stops for good when closed", async () => {
+    const hub = new StreamHub({ baseURL, initialDelay: 10, maxDelay: 80 });
+    const heard = [];
+    const replyTo = (client) => (message) => heard.push([client, message]);
+    serve(hub, { type: "watch", client: "tab1/1", session: "s1", version: 0 }, replyTo);
+    serve(hub, { type: "watch", client: "tab2/1", session: "s1", version: 0 }, replyTo);
+    serve(hub, { type: "watch", client: "tab2/2", session: "s2", version: 0 }, replyTo);
+    const source = await stream();
+    serve(hub, { type: "unwatch", client: "tab1/1", ref: 7 }, replyTo);
+    assert.deepEqual(heard.at(-1), ["tab1/1", { type: "left", ref: 7, others: 1 }]);
+    serve(hub, { type: "bye", tab: "tab2" }, replyTo);
+    assert.equal(hub.clientCount, 0, "a tab that said bye kept its clients");
+    serve(hub, { type: "watch", client: "tab3/1", session: "s3", version: 0 }, replyTo);
+    hub.close();
+    assert.ok(source.closed);
+    assert.equal(hub.clientCount, 0);
+    await tick(30);
+    assert.ok(FakeEventSource.instances.every((instance) => instance.closed), "a closed hub opened a stream");
+  });
+
+  it("splits more sessions than one stream may watch over several streams", async () => {
+    const ids = Array.from({ length: 70 }, (_, i) => `s${i + 1}`);
+    await clientsOn(ids);
+    await until(
+      () => FakeEventSource.instances.filter((instance) => !instance.closed).reduce((n, s) => n + s.watches.length, 0) === 70,
+      "not every session is watched");
+    const open = FakeEventSource.instances.filter((instance) => !instance.closed);
+    assert.deepEqual(open.map((source) => source.watches.length), [64, 6]);
   });
 });

@@ -1,9 +1,9 @@
 // Unit tests for the JSON Patch (RFC 6902) applier and JSON Pointer (RFC 6901) parser in
-// Public/json-patch.js (re-exported by storehost.js). Run: Tests/Integration/js_tests.sh
+// json-patch.js (re-exported by storehost.js). Run: Tests/Integration/js_tests.sh
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { applyPatch, jsonEqual, parsePointer, PatchError } from "../../../Public/json-patch.js";
+import { applyPatch, jsonEqual, parsePointer, PatchError } from "../../../Sources/StoreHost/BrowserClient/json-patch.js";
 
 describe("parsePointer", () => {
   it("gives no tokens for the whole document", () => {

@@ -5,25 +5,6 @@ import Testing
 
 @testable import StoreHost
 
-@Reducer
-private struct Tally {
-  @ObservableState
-  struct State: Equatable, Codable, Sendable {
-    var count = 0
-  }
-
-  enum Action: Equatable, Sendable {
-    case add
-  }
-
-  var body: some ReducerOf<Self> {
-    Reduce { state, _ in
-      state.count += 1
-      return .none
-    }
-  }
-}
-
 private func host(
   _ persistence: some SessionPersistence, maxSessions: Int = 100, restAfter: Duration = .seconds(60)
 ) throws -> SessionHost<Tally.State, Tally.Action> {

@@ -15,14 +15,34 @@ import Testing
       "build the StoreHostCrashWriter product first (swift build)")
     let database = try TemporaryDatabase()
     defer { database.remove() }
+    // On a thread of its own: reading the writer's pipe blocks, which would hold up the
+    // tasks of tests running beside this one.
+    let (acknowledged, reason) = try await onOwnThread { try Self.runWriterUntilKilled(database: database) }
+    #expect(reason == .uncaughtSignal)
+    #expect(acknowledged.count == 8)
+    #expect(acknowledged.values.reduce(0, +) >= 400)
+
+    let survivor = try await database.open()
+    let recovered = Dictionary(uniqueKeysWithValues: try await survivor.loadAll().map { ($0.id.rawValue, $0.version) })
+    try await survivor.close()
+    for (id, version) in acknowledged {
+      // Every acknowledged version is there; at most the one save in flight went further.
+      let stored = try #require(recovered[id], "\(id) lost")
+      #expect((version...version + 1).contains(stored), "\(id): acknowledged \(version), recovered \(stored)")
+    }
+  }
+
+  /// Runs the writer until it has acknowledged a good number of saves, then kills it
+  /// mid-flight. Returns the last version it acknowledged per session, and how it ended.
+  private static func runWriterUntilKilled(
+    database: TemporaryDatabase
+  ) throws -> ([String: Int], Process.TerminationReason) {
     let process = Process()
-    process.executableURL = Self.crashWriter
+    process.executableURL = crashWriter
     process.arguments = [database.path, "8"]
     let pipe = Pipe()
     process.standardOutput = pipe
     try process.run()
-
-    // Let it run until it has acknowledged a good number of saves, then kill it mid-flight.
     var acknowledged: [String: Int] = [:]
     var pending = Data()
     let reader = pipe.fileHandleForReading
@@ -37,22 +57,18 @@ import Testing
     process.waitUntilExit()
     pending.append(reader.readDataToEndOfFile())
     record(lines: &pending, into: &acknowledged)
-    #expect(process.terminationReason == .uncaughtSignal)
-    #expect(acknowledged.count == 8)
-    #expect(acknowledged.values.reduce(0, +) >= 400)
+    return (acknowledged, process.terminationReason)
+  }
 
-    let survivor = try await database.open()
-    let recovered = Dictionary(uniqueKeysWithValues: try await survivor.loadAll().map { ($0.id.rawValue, $0.version) })
-    try await survivor.close()
-    for (id, version) in acknowledged {
-      // Every acknowledged version is there; at most the one save in flight went further.
-      let stored = try #require(recovered[id], "\(id) lost")
-      #expect((version...version + 1).contains(stored), "\(id): acknowledged \(version), recovered \(stored)")
+  /// Runs `work` on a new thread and returns its result.
+  private func onOwnThread<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+      Thread { continuation.resume(with: Result { try work() }) }.start()
     }
   }
 
   /// Moves the complete "<id> <version>" lines of `buffer` into `acknowledged`.
-  private func record(lines buffer: inout Data, into acknowledged: inout [String: Int]) {
+  private static func record(lines buffer: inout Data, into acknowledged: inout [String: Int]) {
     guard let lastNewline = buffer.lastIndex(of: UInt8(ascii: "\n")) else { return }
     let complete = String(decoding: buffer[..<lastNewline], as: UTF8.self)
     buffer = Data(buffer[(lastNewline + 1)...])

@@ -5,8 +5,8 @@ import StoreHost
 
 // The poll on http://127.0.0.1:8080 (PORT and HOST change it). Sessions, the session
 // secret and the board live in DATA_DIR (default .poll); the pages come from PUBLIC_DIR
-// (default Public) and the StoreHost browser client from CLIENT_DIR (default the clone's
-// Public, ../../Public).
+// (default Public), and the StoreHost browser client from StoreHost itself (at
+// /storehost/v1/, with the session API).
 if CommandLine.arguments.dropFirst().first == "schema" {
   // `poll-server schema`: the TypeScript declarations of Public/poll-types.d.ts.
   print(SessionHost<Poll.State, Poll.Action>.typeScriptDeclarations(of: "the Poll example"), terminator: "")
@@ -16,7 +16,6 @@ if CommandLine.arguments.dropFirst().first == "schema" {
 let environment = ProcessInfo.processInfo.environment
 func absolute(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
 let publicDirectory = absolute(environment["PUBLIC_DIR"] ?? "Public")
-let clientDirectory = absolute(environment["CLIENT_DIR"] ?? "../../Public")
 // The board file (`.board`) is relative to the working directory: the data directory.
 let dataDirectory = environment["DATA_DIR"] ?? ".poll"
 try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
@@ -34,14 +33,7 @@ let host = SessionHost(
 
 var router = Router()
 host.addRoutes(to: &router)
-let pages = StaticFiles(root: publicDirectory)
-let client = StaticFiles(root: clientDirectory)
-router.fallback = { request in
-  switch request.path {
-  case "/storehost.js", "/json-patch.js": try client.respond(to: request)
-  default: try pages.respond(to: request)
-  }
-}
+router.fallback = StaticFiles(root: publicDirectory).handler
 var configuration = ServerConfiguration()
 configuration.host = environment["HOST"] ?? "127.0.0.1"
 configuration.port = environment["PORT"].flatMap { Int($0) } ?? 8080

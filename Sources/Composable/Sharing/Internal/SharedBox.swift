@@ -109,8 +109,8 @@ final class SharedBox<Value: Sendable>: AnySharedBox, SharedReference, @unchecke
     case none
     /// The changed value is saved after each change.
     case save(@Sendable (Value) -> Void)
-    /// The change itself goes to the key, which applies it to the latest stored value
-    /// (``AtomicSharedKey``).
+    /// The change itself goes to the key, which applies it to the latest stored value and
+    /// tells the box's subscription of the result (``AtomicSharedKey``).
     case update(@Sendable (_ current: Value, _ change: (inout Value) throws -> Void) throws -> Value)
   }
 
@@ -148,9 +148,14 @@ final class SharedBox<Value: Sendable>: AnySharedBox, SharedReference, @unchecke
         save(value)
       }
     case .update(let update):
-      // The body runs on the stored value, once more for each writer that came first, so
-      // its last result is the one to return.
-      try storage.withLock { value in value = try update(value) { latest in result = try change(&latest, body) } }
+      // The body runs on the stored value, once more for each writer that came first,
+      // synchronously, so its last result is the one to return; without the lock, so
+      // reads never wait for the key's storage. The key hands the value it stored (or a
+      // later one) back through the box's subscription, in order with other changes.
+      nonisolated(unsafe) var last: R?
+      let current = value
+      try passingErrors { _ = try update(current) { latest in last = try change(&latest, body) } }
+      return last!
     }
     didChange()
     return result!
@@ -184,6 +189,14 @@ final class SharedBox<Value: Sendable>: AnySharedBox, SharedReference, @unchecke
     didChange()
   }
 
+  /// Sets the value `load` reads, under the lock, after a change made outside this process
+  /// or box, without saving it back: of several threads doing so at once, the last to take
+  /// the lock reads the newest value.
+  func replace(loading load: () -> Value) {
+    storage.withLock { $0 = load() }
+    didChange()
+  }
+
   /// Keeps `subscription` until the box is released.
   func retain(_ subscription: SharedSubscription) {
     cleanup.withLock { $0.append(subscription) }
@@ -196,4 +209,11 @@ final class SharedBox<Value: Sendable>: AnySharedBox, SharedReference, @unchecke
     defer { root = value }
     return try body(&value)
   }
+}
+
+/// Runs `body`, passing on its errors. Typed, as `Mutex.withLock` is, so a `rethrows`
+/// function may call it with a stored closure whose only errors are those of the closure
+/// it was given (a key's update, which throws only what the change throws).
+private func passingErrors<E: Error>(_ body: () throws(E) -> Void) throws(E) {
+  try body()
 }

@@ -27,7 +27,13 @@ enum SharedRegistry {
       if let box = entries[id]?.box as? SharedBox<Key.Value> { return box }
       let box = SharedBox(value: try key.load() ?? defaultValue(), storing: storing, isKeyed: true)
       entries[id] = Entry(box: box)
-      box.retain(key.subscribe { [weak box] value in box?.replace(with: value) })
+      // An atomic key tells of values from several threads at once, in any order: the box
+      // takes the key's latest value then, under its lock, so the newest always ends up there.
+      let isAtomic = if case .update = storing { true } else { false }
+      box.retain(
+        key.subscribe { [weak box] value in
+          if isAtomic { box?.replace { key.load() ?? value } } else { box?.replace(with: value) }
+        })
       box.retain(SharedSubscription { removeEntry(id) })
       return box
     }

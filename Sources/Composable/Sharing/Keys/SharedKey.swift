@@ -53,8 +53,8 @@ public final class SharedSubscription: Sendable {
 }
 
 /// A ``SharedKey`` whose stored value other processes change too (a database shared by a
-/// cluster): ``Shared/withLock(_:)`` hands the change to ``update(_:)``, which applies it to
-/// the latest stored value and stores the result only if nobody stored another one
+/// cluster): ``Shared/withLock(_:)`` hands the change to ``update(from:_:)``, which applies it
+/// to the latest stored value and stores the result only if nobody stored another one
 /// meanwhile, running the change again on the fresher value until it lands. So concurrent
 /// increments from many processes all count.
 ///
@@ -63,7 +63,12 @@ public protocol AtomicSharedKey<Value>: SharedKey {
   /// Applies `change` to the latest stored value and stores the result atomically (for
   /// example by compare-and-set on a version), calling `change` again on a fresher value
   /// each time another writer came first; returns the value stored. `current` is this
-  /// process's value, for when nothing is stored yet. Called under the shared value's lock,
-  /// so it may wait for its storage, briefly.
+  /// process's value, for when nothing is stored yet.
+  ///
+  /// Called without the shared value's lock, so it may wait for its storage without
+  /// holding up readers, and possibly by several threads of this process at once. Before
+  /// it returns, it tells its subscribers (``subscribe(_:)``, which the shared value listens
+  /// to) of the value stored; the shared value then takes the key's latest value
+  /// (``load()``), so values stored concurrently end with the newest.
   func update(from current: Value, _ change: (inout Value) throws -> Void) rethrows -> Value
 }

@@ -3,7 +3,9 @@ import Foundation
 /// One keep-alive HTTP/1.1 connection to another StoreHost process, used by one thread at a
 /// time with blocking calls. It never resends a request by itself: a request that got no
 /// answer after it was written is reported as such (``ForwardingFailure/outcomeUnknown``).
-final class ForwardingConnection {
+/// `@unchecked Sendable`: one thread uses it at a time, except ``shutDown()``, which another
+/// may call to cut an exchange short (a `shutdown(2)` of its socket).
+final class ForwardingConnection: @unchecked Sendable {
   /// The answer's parts a forwarder passes on.
   struct Answer {
     var status: Int
@@ -20,9 +22,11 @@ final class ForwardingConnection {
   /// When the connection was last used, so idle ones are dropped before the server's idle timeout.
   private(set) var lastUsed = ContinuousClock.now
 
-  /// Connects to `host`:`port`, waiting at most `timeout` for each read.
-  /// - Throws: ``ForwardingFailure/notDelivered`` when nothing listens there.
-  init(host: String, port: Int, timeout: Duration) throws(ForwardingFailure) {
+  /// Connects to `host`:`port`, waiting at most `connectTimeout` for the connection and
+  /// `timeout` for each read.
+  /// - Throws: ``ForwardingFailure/notDelivered`` when nothing listens there, or it does not
+  ///   accept in time.
+  init(host: String, port: Int, connectTimeout: Duration, timeout: Duration) throws(ForwardingFailure) {
     var hints = addrinfo()
     hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
     var found: UnsafeMutablePointer<addrinfo>?
@@ -30,7 +34,7 @@ final class ForwardingConnection {
     defer { freeaddrinfo(found) }
     let descriptor = socket(address.pointee.ai_family, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { throw .notDelivered }
-    guard connect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 else {
+    guard Self.connect(descriptor, to: address.pointee, within: connectTimeout) else {
       close(descriptor)
       throw .notDelivered
     }
@@ -38,11 +42,33 @@ final class ForwardingConnection {
     setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
     var wait = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
     setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+    setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
     self.descriptor = descriptor
+  }
+
+  /// Connects the blocking socket `descriptor` without waiting longer than `timeout`.
+  private static func connect(_ descriptor: Int32, to address: addrinfo, within timeout: Duration) -> Bool {
+    let flags = fcntl(descriptor, F_GETFL)
+    _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
+    defer { _ = fcntl(descriptor, F_SETFL, flags) }
+    if Glibc.connect(descriptor, address.ai_addr, address.ai_addrlen) == 0 { return true }
+    guard errno == EINPROGRESS else { return false }
+    var probe = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+    let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+    guard poll(&probe, 1, milliseconds) == 1 else { return false }
+    var error: Int32 = 0
+    var length = socklen_t(MemoryLayout<Int32>.size)
+    return getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &length) == 0 && error == 0
   }
 
   deinit {
     close(descriptor)
+  }
+
+  /// Shuts the connection in both directions, from any thread: a read or write waiting on
+  /// it returns at once.
+  func shutDown() {
+    shutdown(descriptor, Int32(SHUT_RDWR))
   }
 
   /// Whether the server still keeps the connection: not closed by it and nothing unread.
@@ -132,4 +158,6 @@ enum ForwardingFailure: Error {
   case notDelivered
   /// The connection failed after the request was sent: the owner may have applied it.
   case outcomeUnknown
+  /// Too many forwards wait already: the request was not sent.
+  case busy
 }

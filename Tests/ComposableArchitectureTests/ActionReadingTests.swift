@@ -1,0 +1,67 @@
+import ComposableArchitecture
+import Foundation
+import Testing
+
+@testable import Composable
+
+/// `readJSON(from:)`, generated beside `init(from:)`: the same actions straight from the
+/// bytes, or a give-up that leaves the bytes to `init(from:)`.
+@Suite struct ActionReadingTests {
+  private func read<Action: JSONReadableAction>(_ type: Action.Type, _ text: String) -> [Action]? {
+    Array(text.utf8).withUnsafeBytes { Action.readClientActions($0) }
+  }
+
+  private func decoded<Action: Decodable>(_ type: Action.Type, _ text: String) throws -> [Action] {
+    try ActionDecoding.decodeClientActions(type, from: Data(text.utf8))
+  }
+
+  @Test(arguments: [
+    #""reset""#, #"{"setName":"Blob"}"#, #" { "setName" : "a\"b\u00e9" } "#, #"{"setID":{"id":3}}"#,
+    #"{"move":{"to":3,"from":1}}"#, #"{"pair":[1,"a"]}"#, #"{"mixed":[2,"b"]}"#, #"{"optional":null}"#,
+    #"{"optional":5}"#, #"{"search":{"query":"q"}}"#, #""default""#, #"{"reset":null}"#,
+    #"["reset",{"setName":"x"},{"move":{"from":1,"to":2}}]"#, "[]",
+  ])
+  func readsWhatDecodingDecodes(text: String) throws {
+    let direct = try #require(read(Shapes.self, text), "read straight from the bytes")
+    #expect(direct == (try decoded(Shapes.self, text)))
+  }
+
+  @Test func nestedFeatureActionsAreReadThroughTheirOwnReaders() throws {
+    let text = #"[{"counter":"incrementButtonTapped"},{"counter":"decrementButtonTapped"}]"#
+    let direct = try #require(read(App.Action.self, text))
+    #expect(direct.count == 2)
+    #expect(direct[0].is(\.counter.incrementButtonTapped))
+    #expect(direct[1].is(\.counter.decrementButtonTapped))
+  }
+
+  @Test func payloadsOfOtherTypesAreDecodedFromTheirValue() throws {
+    let text = #"{"todos":{"element":{"id":"00000000-0000-0000-0000-000000000001","action":{"binding":{"isComplete":true}}}}}"#
+    let direct = try #require(read(App.Action.self, text)?.first)
+    let element = try #require(direct[case: \.todos.element])
+    #expect(element.id == todoID)
+    #expect(element.action == .binding(.set(\.isComplete, true)))
+  }
+
+  /// Whatever the reader does not expect is left to `init(from:)`, whose answer stands:
+  /// the errors clients see do not change.
+  @Test(arguments: [
+    (#""timerTicked""#, ActionDecodingError.Kind.internalCase),
+    (#""nope""#, .unknownCase),
+    (#"{"counter":"incrementButtonTapped","other":1}"#, .malformed),
+    (#"{"counter":"incrementButtonTapped"} x"#, .malformed),
+    (#"{"counter":"incrementButtonTapped""#, .malformed),
+    (#"{"counter":"nope"}"#, .unknownCase),
+    (#"{"todos":{"element":{"id":"00000000-0000-0000-0000-000000000001","action":{"saved":true}}}}"#, .internalCase),
+    (#"[{"counter":"incrementButtonTapped"},"timerTicked"]"#, .internalCase),
+    ("{}", .malformed),
+  ])
+  func givesUpWhereDecodingDecides(text: String, kind: ActionDecodingError.Kind) {
+    #expect(read(App.Action.self, text) == nil)
+    #expect { try decoded(App.Action.self, text) } throws: { ($0 as? ActionDecodingError)?.kind == kind }
+  }
+
+  @Test func repeatedNamesAreRefusedAsTheParserRefusesThem() {
+    #expect(read(Shapes.self, #"{"move":{"from":1,"from":2,"to":3}}"#) == nil)
+    #expect(throws: ActionDecodingError.self) { try decoded(Shapes.self, #"{"move":{"from":1,"from":2,"to":3}}"#) }
+  }
+}

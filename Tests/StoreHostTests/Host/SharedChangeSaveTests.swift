@@ -1,0 +1,101 @@
+import ComposableArchitecture
+import Foundation
+import Synchronization
+import Testing
+
+@testable import StoreHost
+
+/// A count every session shares through a key, and a note of each session's own.
+@Reducer
+private struct Board {
+  @ObservableState
+  struct State: Equatable, Codable, Sendable {
+    @Shared(.inMemory("SharedChangeSaveTests.count")) var count = 0
+    var note = ""
+  }
+
+  enum Action: Equatable, Sendable {
+    case note(String)
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .note(let text):
+        state.note = text
+        return .none
+      }
+    }
+  }
+}
+
+/// The versions saved, per session, passed on to memory.
+private final class RecordingPersistence: SessionPersistence {
+  let stored = InMemorySessionPersistence()
+  let saved = Mutex<[SessionID: [Int]]>([:])
+
+  func loadAll() async throws -> [SessionSnapshot] { try await stored.loadAll() }
+  func load(_ id: SessionID) async throws -> SessionSnapshot? { try await stored.load(id) }
+  func sessions(lastActiveIn range: Range<Date>, limit: Int) async throws -> [SessionID] {
+    try await stored.sessions(lastActiveIn: range, limit: limit)
+  }
+  func save(_ save: SessionSave) async throws {
+    saved.withLock { $0[save.id, default: []].append(save.version) }
+    try await stored.save(save)
+  }
+  func reserve(_ reservations: [SessionReservation]) async throws { try await stored.reserve(reservations) }
+  func delete(_ id: SessionID) async throws { try await stored.delete(id) }
+  func forgetAnswers(answeredBefore date: Date) async throws { try await stored.forgetAnswers(answeredBefore: date) }
+  func flush() async throws { try await stored.flush() }
+  func close() async throws { try await stored.close() }
+
+  func versions(_ id: SessionID) -> [Int] { saved.withLock { $0[id] ?? [] } }
+}
+
+@Suite struct SharedChangeSaveTests {
+  private func host(_ persistence: some SessionPersistence) throws -> SessionHost<Board.State, Board.Action> {
+    SessionHost(
+      persistence: persistence, tokenSigner: try SessionTokenSigner(secret: Array(repeating: 7, count: 32)),
+      initialState: Board.State(), reducer: { Board() })
+  }
+
+  /// Waits (at most two seconds) until `condition` holds.
+  private func eventually(_ condition: () -> Bool) async throws {
+    for _ in 0..<200 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+  }
+
+  @Test func aKeyedSharedChangeIsPublishedToEverySessionWithoutASaveOfEach() async throws {
+    let persistence = RecordingPersistence()
+    let first = try host(persistence)
+    let sessions = [try await first.createSession(), try await first.createSession()]
+    for session in sessions { try await session.flush() }
+    let shared = withDependencies { $0.context = .live } operation: {
+      Shared(wrappedValue: 0, .inMemory("SharedChangeSaveTests.count"))
+    }
+    let before = sessions.map(\.version)
+    for _ in 0..<3 { shared.withLock { $0 += 1 } }
+    try await eventually { zip(sessions, before).allSatisfy { $0.version == $1 + 3 && $0.events.latest.version == $1 + 3 } }
+    for (session, version) in zip(sessions, before) {
+      #expect(session.version == version + 3, "each shared change is a version of every session")
+      #expect(session.events.latest.version == version + 3, "and is published")
+    }
+    try await Task.sleep(for: .milliseconds(50))
+    for (session, version) in zip(sessions, before) {
+      #expect(persistence.versions(session.id).max() == version, "the shared changes saved no session")
+    }
+
+    // The session's own change is saved, with the value the key holds now.
+    sessions[0].store.send(.note("mine"))
+    try await sessions[0].flush()
+    #expect(persistence.versions(sessions[0].id).max() == before[0] + 4)
+    // A flush saves a latest version left unsaved.
+    try await sessions[1].flush()
+    #expect(persistence.versions(sessions[1].id).max() == before[1] + 3)
+
+    let second = try host(persistence)
+    let restored = try await second.liveSession(sessions[0].id)
+    #expect(restored.store.snapshot.state.note == "mine")
+    #expect(restored.store.snapshot.state.count == shared.wrappedValue)
+    #expect(restored.version >= before[0] + 4)
+  }
+}
