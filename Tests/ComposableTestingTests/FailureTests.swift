@@ -33,15 +33,27 @@ func unexpectedStateChangeFails() async {
 }
 
 @Test
-func assertionThatChangesNothingFails() async {
-  let store = TestStore(initialState: Counter.State(count: 1)) { Counter() }
+func stepThatChangesNothingFails() async {
+  let store = TestStore(initialState: NumberFact.State()) { NumberFact() }
+  await store.send(.factResponse("A fact")) { $0.fact = "A fact" }
   await withKnownIssue {
-    await store.send(.decrementButtonTapped) {
-      $0.count = 0
-    }
-    store.assert { $0.count = 0 }
+    await store.send(.factResponse("A fact")) { $0.fact = "A fact" }
   } matching: { issue in
     issue.description.contains("Expected state to change, but no change occurred")
+  }
+}
+
+@Test
+func assertOfTheStateAsItIsPasses() async {
+  let store = TestStore(initialState: Counter.State(count: 1)) { Counter() }
+  await store.send(.decrementButtonTapped) {
+    $0.count = 0
+  }
+  store.assert { $0.count = 0 }
+  withKnownIssue {
+    store.assert { $0.count = 5 }
+  } matching: { issue in
+    issue.description.contains("-   count: 5")
   }
 }
 

@@ -164,6 +164,16 @@ struct NavigationSnippetTests {
     await store.receive(\.destination.dismiss) {
       $0.destination = nil
     }
+    #expect(!store.isDismissed, "the presented feature was dismissed, not this one")
+  }
+
+  @Test func aFeatureUnderTestDismissesItself() async {
+    let store = TestStore(initialState: AddContactFeature.State(contact: Contact(id: UUID(0), name: "Blob"))) {
+      AddContactFeature()
+    }
+    #expect(!store.isDismissed)
+    await store.send(.cancelButtonTapped).finish()
+    #expect(store.isDismissed)
   }
 
   @Test func deleteContactAfterTheAlert() async {

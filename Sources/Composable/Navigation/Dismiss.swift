@@ -26,7 +26,8 @@ public struct DismissEffect: Sendable {
 
   /// Asks the parent to dismiss this feature; reports an issue where nothing presented it.
   public func callAsFunction(fileID: StaticString = #fileID, line: UInt = #line) async {
-    guard let dismiss = dismiss ?? Self.presentation?.dismiss else {
+    let unpresented = DependencyValues.current[UnpresentedDismissalKey.self]
+    guard let dismiss = dismiss ?? Self.presentation?.dismiss ?? unpresented else {
       reportIssue(
         """
         "@Dependency(\\.dismiss)" was called outside a feature presented with "ifLet" on \
@@ -36,6 +37,13 @@ public struct DismissEffect: Sendable {
     }
     await dismiss()
   }
+}
+
+/// What a feature that nothing presents does when it dismisses itself: a test store's feature
+/// records it (``TestStore/isDismissed``).
+enum UnpresentedDismissalKey: DependencyKey {
+  static let liveValue: (@Sendable () async -> Void)? = nil
+  static let testValue: (@Sendable () async -> Void)? = nil
 }
 
 private enum DismissEffectKey: DependencyKey {

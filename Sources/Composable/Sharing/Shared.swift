@@ -79,6 +79,15 @@ public struct Shared<Value: Sendable>: Sendable {
     self = projectedValue
   }
 
+  /// The shared value an optional one holds, or `nil` when it holds none now:
+  /// `Shared($syncUps[id: id])` shares one element of a shared collection.
+  ///
+  /// After the optional becomes `nil` (the element was removed), this one keeps its last value.
+  public init?(_ base: Shared<Value?>) {
+    guard let reference = UnwrappedReference(parent: base.reference) else { return nil }
+    self.init(reference: reference)
+  }
+
   /// The current value. Change it with ``withLock(_:)``.
   public var wrappedValue: Value {
     if let assertion = SharedAssertion.active { return assertion.expectedValue(of: reference) }

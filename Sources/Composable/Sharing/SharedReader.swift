@@ -31,6 +31,20 @@ public struct SharedReader<Value: Sendable>: Sendable {
     self.init(wrappedValue: key.defaultValue, key)
   }
 
+  /// A read-only view of the value a shared optional holds, or `nil` when it holds none now:
+  /// `SharedReader($syncUps[id: id])`. After the optional becomes `nil`, this one keeps its
+  /// last value.
+  public init?(_ base: Shared<Value?>) {
+    self.init(SharedReader<Value?>(base))
+  }
+
+  /// The value an optional reader holds, or `nil` when it holds none now; after the
+  /// optional becomes `nil`, this one keeps its last value.
+  public init?(_ base: SharedReader<Value?>) {
+    guard let reference = UnwrappedReference(parent: base.reference) else { return nil }
+    self.init(reference: reference)
+  }
+
   /// A reader from another one.
   public init(projectedValue: SharedReader<Value>) {
     self = projectedValue

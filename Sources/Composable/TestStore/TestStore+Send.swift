@@ -78,7 +78,8 @@ extension TestStore {
   }
 
   /// Asserts a change of state that happened outside of any action, such as a change of
-  /// shared state made elsewhere.
+  /// shared state made elsewhere, or what the state is now: as in TCA, a closure that
+  /// changes nothing passes when the state already is as it says.
   ///
   /// ```swift
   /// store.assert {
@@ -97,7 +98,8 @@ extension TestStore {
     let actual = state
     withoutActuallyEscaping(updateStateToExpectedResult) { update in
       expectState(
-        from: lastState, to: actual, sharing: SharedValues(capturing: actual), update, at: location)
+        from: lastState, to: actual, sharing: SharedValues(capturing: actual), update, allowsNoChange: true,
+        at: location)
     }
     lastState = actual
   }

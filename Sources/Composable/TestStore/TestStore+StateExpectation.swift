@@ -6,11 +6,15 @@ extension TestStore {
   /// Shared state is compared through frozen values: the expected state sees the shared
   /// values as last asserted (changed by the closure's `withLock` calls), the actual state
   /// sees `actualShared`, their values when the step ended.
+  ///
+  /// A closure that changes nothing fails a step, unless `allowsNoChange` (``assert(_:fileID:file:line:column:)``
+  /// checks the state as it is, as TCA's does).
   func expectState(
     from previous: State,
     to actual: State,
     sharing actualShared: SharedValues,
     _ updateStateToExpectedResult: ((inout State) throws -> Void)?,
+    allowsNoChange: Bool = false,
     at location: TestLocation
   ) {
     let known = sharedValues.adding(actualShared)
@@ -33,7 +37,8 @@ extension TestStore {
         reportTestFailure(
           stateMismatch(summary, expected: (expected, assertion.expected), actual: (actual, actualShared)),
           at: location)
-      } else if updateStateToExpectedResult != nil, !actualShared.hasWrites(since: sharedValues),
+      } else if !allowsNoChange, updateStateToExpectedResult != nil,
+        !actualShared.hasWrites(since: sharedValues),
         SharedAssertion(expected: assertion.expected, actual: known).run({ expected == previous })
       {
         reportTestFailure(

@@ -35,6 +35,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
 
   let store: Store<State, TestAction<Action>>
   let log: TestStoreLog<State, Action>
+  let dismissal: TestDismissal
   /// The state after the last step the test went through, for ``assert(_:fileID:file:line:column:)``.
   var lastState: State
   /// The values of the shared state as the test last asserted (or skipped) them: states
@@ -67,10 +68,13 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     var dependencies = DependencyValues.current
     dependencies.context = .test
+    let dismissal = TestDismissal()
+    dependencies[UnpresentedDismissalKey.self] = dismissal.record
     DependencyValues.prepare(&dependencies, with: prepareDependencies)
     let log = TestStoreLog<State, Action>(dependencies: dependencies)
     let testReducer = TestReducer(base: reducer(), log: log)
     self.log = log
+    self.dismissal = dismissal
     self.store = IssueReporters.$current.withValue([TestStoreIssueReporter(location: location)]) {
       // The state is made with the test's dependencies, so its shared values use the test's storage.
       Store(

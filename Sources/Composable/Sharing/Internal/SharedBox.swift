@@ -6,6 +6,7 @@ import Synchronization
 /// ``Shared`` values that share a box see the same value.
 class AnySharedBox: @unchecked Sendable {
   private let subscribers = Mutex(Subscribers())
+  private let watchers = Mutex(Subscribers())
   /// Grows by one with each change of the value.
   let generation = Atomic<UInt64>(0)
   /// Whether the box is the value of a key (``SharedRegistry``), rather than a value of its
@@ -19,6 +20,12 @@ class AnySharedBox: @unchecked Sendable {
   private struct Subscribers {
     var nextID: UInt64 = 0
     var callbacks: [UInt64: @Sendable (SharedChange) -> Void] = [:]
+
+    mutating func add(_ callback: @escaping @Sendable (SharedChange) -> Void) -> UInt64 {
+      defer { nextID += 1 }
+      callbacks[nextID] = callback
+      return nextID
+    }
   }
 
   /// The current value, type-erased.
@@ -27,20 +34,37 @@ class AnySharedBox: @unchecked Sendable {
   /// Calls `onChange` with the new generation and value after each change, until the
   /// returned subscription is cancelled or released.
   func subscribe(_ onChange: @escaping @Sendable (SharedChange) -> Void) -> SharedSubscription {
-    let id = subscribers.withLock { subscribers in
-      defer { subscribers.nextID += 1 }
-      subscribers.callbacks[subscribers.nextID] = onChange
-      return subscribers.nextID
-    }
+    add(onChange, toWatchers: false)
+  }
+
+  /// Calls `onChange` right after each change, on the thread that made it, until the returned
+  /// subscription is cancelled or released: for a reference that must see every value, where
+  /// a subscriber may hear of two changes made in one action only once, after both.
+  func watch(_ onChange: @escaping @Sendable (SharedChange) -> Void) -> SharedSubscription {
+    add(onChange, toWatchers: true)
+  }
+
+  private func add(
+    _ onChange: @escaping @Sendable (SharedChange) -> Void, toWatchers: Bool
+  ) -> SharedSubscription {
+    let id = withList(watchers: toWatchers) { $0.add(onChange) }
     return SharedSubscription { [weak self] in
-      _ = self?.subscribers.withLock { $0.callbacks.removeValue(forKey: id) }
+      _ = self?.withList(watchers: toWatchers) { $0.callbacks.removeValue(forKey: id) }
     }
   }
 
-  /// Records a change: calls the subscribers now, or after the store reducing on this
-  /// thread has released its lock.
+  private func withList<R>(watchers: Bool, _ body: (inout Subscribers) -> R) -> R {
+    watchers ? self.watchers.withLock { body(&$0) } : subscribers.withLock { body(&$0) }
+  }
+
+  /// Records a change: calls the watchers now, and the subscribers now or after the store
+  /// reducing on this thread has released its lock.
   func didChange() {
-    generation.add(1, ordering: .sequentiallyConsistent)
+    let generation = generation.add(1, ordering: .sequentiallyConsistent).newValue
+    if let watching = watchers.withLock({ $0.callbacks.isEmpty ? nil : Array($0.callbacks.values) }) {
+      let change = SharedChange(generation: generation, value: anyValue)
+      for callback in watching { callback(change) }
+    }
     SharedDelivery.changed(self)
   }
 
@@ -105,18 +129,23 @@ final class SharedBox<Value: Sendable>: AnySharedBox, SharedReference, @unchecke
 
   var box: AnySharedBox { self }
 
-  var value: Value { storage.withLock { $0 } }
+  var value: Value {
+    if changingThread.load(ordering: .acquiring) == Self.currentThread, let changing {
+      return changing.pointee
+    }
+    return storage.withLock { $0 }
+  }
 
   func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-    let result: R
+    // Set synchronously, under the lock.
+    nonisolated(unsafe) var result: R?
     switch storing {
     case .none:
-      result = try storage.withLock { try body(&$0) }
+      try storage.withLock { value in result = try change(&value, body) }
     case .save(let save):
-      result = try storage.withLock { value in
-        let result = try body(&value)
+      try storage.withLock { value in
+        result = try change(&value, body)
         save(value)
-        return result
       }
     case .update(let update):
       // The body runs on the stored value, once more for each writer that came first,
@@ -125,11 +154,32 @@ final class SharedBox<Value: Sendable>: AnySharedBox, SharedReference, @unchecke
       // later one) back through the box's subscription, in order with other changes.
       nonisolated(unsafe) var last: R?
       let current = value
-      try passingErrors { _ = try update(current) { latest in last = try body(&latest) } }
+      try passingErrors { _ = try update(current) { latest in last = try change(&latest, body) } }
       return last!
     }
     didChange()
-    return result
+    return result!
+  }
+
+  /// The thread running a change's body, and the value it changes. That thread may read the
+  /// value meanwhile, through another reference to it: `$syncUps.withLock { _ =
+  /// $0.remove(id: state.syncUp.id) }`, where `state.$syncUp` is an element of `syncUps`.
+  private let changingThread = Atomic<UInt>(0)
+  nonisolated(unsafe) private var changing: UnsafeMutablePointer<Value>?
+
+  private static var currentThread: UInt { pthread_self() }
+
+  /// Runs `body` on `value` (under the lock), letting this thread read it meanwhile.
+  private func change<R>(_ value: inout Value, _ body: (inout Value) throws -> R) rethrows -> R {
+    try withUnsafeMutablePointer(to: &value) { pointer in
+      changing = pointer
+      changingThread.store(Self.currentThread, ordering: .releasing)
+      defer {
+        changingThread.store(0, ordering: .releasing)
+        changing = nil
+      }
+      return try body(&pointer.pointee)
+    }
   }
 
   /// Sets a value loaded from the key's storage after a change made outside this process
