@@ -26,7 +26,9 @@ from storehost_server import ROOT, StorehostServer
 PACKAGE = ROOT / ".build" / "deploy-test"
 BINARY = PACKAGE / ".build" / "debug" / "deployed-storehost"
 # Target names are unique across a package graph, so the copies get names of their own.
-FOLDERS = {"StoreHostDemo": "DeployedDemo", "storehost": "deployed-storehost"}
+FOLDERS = {
+    "StoreHostDemoClients": "DeployedDemoClients", "StoreHostDemo": "DeployedDemo", "storehost": "deployed-storehost",
+}
 
 MANIFEST = """// swift-tools-version: 6.0
 import PackageDescription
@@ -36,12 +38,21 @@ let package = Package(
   platforms: [.macOS(.v15)],
   dependencies: [.package(path: "%(root)s")],
   targets: [
-    .target(name: "DeployedDemo", dependencies: [.product(name: "ComposableArchitecture", package: "%(identity)s")]),
+    .target(
+      name: "DeployedDemoClients",
+      dependencies: [
+        .product(name: "Dependencies", package: "%(identity)s"),
+        .product(name: "DependenciesMacros", package: "%(identity)s"),
+      ]),
+    .target(
+      name: "DeployedDemo",
+      dependencies: ["DeployedDemoClients", .product(name: "ComposableArchitecture", package: "%(identity)s")]),
     .executableTarget(
       name: "deployed-storehost",
       dependencies: [
         "DeployedDemo", .product(name: "StoreHost", package: "%(identity)s"), .product(name: "HTTP", package: "%(identity)s"),
         .product(name: "Composable", package: "%(identity)s"),
+        .product(name: "StoreHostPostgres", package: "%(identity)s"),
       ]),
   ]
 )
@@ -51,7 +62,7 @@ let package = Package(
 def demo_sources():
     return {
         path.relative_to(ROOT / "Sources"): path.read_text()
-        for folder in ("StoreHostDemo", "storehost")
+        for folder in FOLDERS
         for path in (ROOT / "Sources" / folder).glob("*.swift")
     }
 
