@@ -36,9 +36,7 @@ struct Recording {
       case .alert:
         return .none
       case .endButtonTapped:
-        state.alert = AlertState { TextState("End recording?") } actions: {
-          ButtonState(role: .destructive, action: .confirmDiscard) { TextState("Discard") }
-        }
+        state.alert = .endRecording
         return .none
       case .onTask:
         return .run { send in
@@ -61,18 +59,29 @@ struct Recording {
   }
 }
 
+extension AlertState where Action == Recording.Action.Alert {
+  static let endRecording = AlertState { TextState("End recording?") } actions: {
+    ButtonState(role: .destructive, action: .confirmDiscard) { TextState("Discard") }
+  }
+}
+
 /// A feature under test that dismisses itself ends as its parent would end it: its timer
 /// stops, so the test passes without cancelling it.
 @MainActor
 struct DismissTests {
-  @Test
-  func aTimerEndsTheRecordingWhichDismissesItselfAndStopsTheTimer() async {
+  private func makeStore() -> (TestStore<Recording.State, Recording.Action>, TestClock) {
     let clock = TestClock()
     let store = TestStore(initialState: Recording.State()) {
       Recording()
     } withDependencies: {
       $0.continuousClock = clock
     }
+    return (store, clock)
+  }
+
+  @Test
+  func aTimerEndsTheRecordingWhichDismissesItselfAndStopsTheTimer() async {
+    let (store, clock) = makeStore()
 
     await store.send(.onTask)
     await clock.advance(by: .seconds(3))
@@ -84,18 +93,11 @@ struct DismissTests {
 
   @Test
   func confirmingTheAlertDismissesTheRecordingAndStopsTheTimer() async {
-    let clock = TestClock()
-    let store = TestStore(initialState: Recording.State()) {
-      Recording()
-    } withDependencies: {
-      $0.continuousClock = clock
-    }
+    let (store, clock) = makeStore()
 
     await store.send(.onTask)
     await store.send(.endButtonTapped) {
-      $0.alert = AlertState { TextState("End recording?") } actions: {
-        ButtonState(role: .destructive, action: .confirmDiscard) { TextState("Discard") }
-      }
+      $0.alert = .endRecording
     }
     await clock.advance(by: .seconds(1))
     await store.receive(\.timerTick)
