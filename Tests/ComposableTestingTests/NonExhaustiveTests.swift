@@ -18,6 +18,16 @@ func offAssertsOnlyWhatTheTestChooses() async {
 }
 
 @Test
+func offChecksTheClosureAgainstTheStateAfterTheStepOnly() async {
+  let store = TestStore(initialState: Counter.State()) { Counter() }
+  store.exhaustivity = .off
+
+  await store.send(.incrementButtonTapped) {
+    #expect($0.count == 1, "the closure sees the state the step made, not the one before")
+  }
+}
+
+@Test
 func offSkipsUnassertedActionsAndEffects() async {
   let clock = TestClock()
   let store = TestStore(initialState: TimerFeature.State()) {

@@ -81,6 +81,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
         initialState: DependencyValues.$current.withValue(dependencies) { initialState() },
         reducer: { testReducer }, withDependencies: { $0 = dependencies })
     }
+    dismissal.cancelsEffects { [weak store] in _ = store?.send(.cancelEffects) }
     self.lastState = store.withState { $0 }
     self.sharedValues = SharedValues(capturing: lastState)
     self.lastLocation = location
