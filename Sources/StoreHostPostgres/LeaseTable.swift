@@ -101,10 +101,16 @@ struct LeaseTable {
     needsFullCheck = true
   }
 
+  /// Whether the lease is known to hold at `now`: the liveness lock is held and a renewal
+  /// confirmed it recently enough.
+  func holdsLease(now: ContinuousClock.Instant) -> Bool {
+    holdsLock && now < validUntil
+  }
+
   /// Whether `id`, held at `epoch`, may be served without asking the database.
   func isServing(_ id: SessionID, epoch: Int, now: ContinuousClock.Instant) -> Bool {
     guard let owned = sessions[id] else { return false }
-    return owned.epoch == epoch && owned.generation == generation && holdsLock && now < validUntil
+    return owned.epoch == epoch && owned.generation == generation && holdsLease(now: now)
   }
 
   /// A call started with `ticket` found `id` owned by this process at `epoch` (a takeover,

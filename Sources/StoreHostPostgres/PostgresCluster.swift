@@ -107,6 +107,10 @@ public final class PostgresCluster: SessionCluster {
     table.withLock { $0.confirmCreated(id, epoch: epoch, startedAt: start) }
   }
 
+  public var holdsLease: Bool {
+    table.withLock { $0.holdsLease(now: .now) }
+  }
+
   public func isServing(_ id: SessionID, epoch: Int) -> Bool {
     table.withLock { $0.isServing(id, epoch: epoch, now: .now) }
   }

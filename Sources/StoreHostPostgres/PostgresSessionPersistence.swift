@@ -234,6 +234,11 @@ public final class PostgresSessionPersistence: SessionPersistence {
     try await pool.run { _ in }
   }
 
+  /// Runs a statement on one of the pool's connections.
+  public func probe() async throws {
+    try await pool.run { try $0.execute("SELECT 1") }
+  }
+
   public func close() async throws {
     pool.close()
   }

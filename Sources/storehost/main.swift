@@ -68,6 +68,16 @@ do {
       "session": session.id.rawValue, "state_version": session.stateVersion, "error": session.reason,
     ])
   }
+  hostConfiguration.onStorageHealthChange = { change in
+    switch change {
+    case .failing(let cause):
+      log.error("saving sessions fails", ["error": cause, "database": settings.database == nil ? "sqlite" : "postgres"])
+    case .recovered(let duration, let failedWrites):
+      log.warning("saving sessions works again", [
+        "failed_for_ms": Int(duration / .milliseconds(1)), "failed_writes": failedWrites,
+      ])
+    }
+  }
   let host = SessionHost(
     configuration: hostConfiguration,
     persistence: persistence,

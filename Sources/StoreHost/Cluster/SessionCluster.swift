@@ -29,6 +29,10 @@ public protocol SessionCluster: AnyObject, Sendable {
   func acquire(_ id: SessionID, stateVersion: Int, reservationWindow: Int) async throws -> ClusterAcquisition
   /// Records a session this process created at `epoch`, by a save that started at `start`.
   func didCreate(_ id: SessionID, epoch: Int, at start: ContinuousClock.Instant)
+  /// Whether this process's lease is known to hold: renewed recently enough, which a
+  /// database that is unreachable or slower than the lease stops. `GET /readyz` answers 503
+  /// while it does not.
+  var holdsLease: Bool { get }
   /// Whether this process may serve `id`, which it holds at `epoch`, without asking the
   /// database: its lease is known to hold, and no pause or lost connection since the
   /// session was last confirmed could have let another process take it.

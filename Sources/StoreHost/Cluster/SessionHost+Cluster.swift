@@ -223,25 +223,12 @@ extension SessionHost {
     return ForwardingSignature(signer: tokenSigner).verify(header, of: request)
   }
 
-  /// The error for a save that failed. In a cluster the session is dropped here, so the next
-  /// request takes it over again from its last durable state: the change that could not be
-  /// saved is discarded, never half-kept.
-  func notDurable(_ session: Session<State, Action>, error: any Error) -> HTTPError {
-    guard cluster != nil else { return HTTPError.notDurable() }
-    abandon(session)
-    switch error {
-    case is SaveOutcomeUnknown: return HTTPError.outcomeUnknown()
-    case is SessionOwnershipLost: return HTTPError.sessionMoved()
-    default: return HTTPError.databaseUnavailable()
-    }
-  }
-
   // MARK: Ownership
 
   /// Stores a new session at version 0, owned by this process at its first epoch.
   func register(_ session: Session<State, Action>, in cluster: any SessionCluster) async throws {
     let start = ContinuousClock.now
-    session.saveLatest()
+    session.saveLatest(awaited: true)
     do {
       try await session.waitUntilDurable(0)
     } catch {

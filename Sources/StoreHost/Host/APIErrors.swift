@@ -95,12 +95,6 @@ extension HTTPError {
       headers: ["Retry-After": "2"])
   }
 
-  static func sessionNotSaved() -> HTTPError {
-    HTTPError(
-      status: 503, code: "not_durable", message: "The new session could not be saved; try again shortly.",
-      headers: ["Retry-After": "1"])
-  }
-
   /// The session's saved state is one this build cannot read (another build saved it): it is
   /// kept, and served again by a build that reads it.
   static func sessionUnreadable() -> HTTPError {
@@ -110,16 +104,14 @@ extension HTTPError {
       headers: ["Retry-After": "30"])
   }
 
-  /// Storage could not be read to bring a resting session back.
+  /// Storage cannot be read or written: a resting session cannot be brought back, a save
+  /// failed (and its change was undone), or saves have failed for longer than fast mode's
+  /// window. Nothing was applied, and no session was created.
   static func storageUnavailable() -> HTTPError {
     HTTPError(
-      status: 503, code: "storage_unavailable", message: "The session's storage cannot be read right now; try again shortly.",
+      status: 503, code: "storage_unavailable",
+      message: "The sessions' storage cannot be read or written right now; nothing was applied. Try again shortly.",
       headers: ["Retry-After": "1"])
-  }
-
-  static func notDurable() -> HTTPError {
-    HTTPError(
-      status: 503, code: "not_durable", message: "The new state could not be saved; it was applied but may be lost.")
   }
 }
 

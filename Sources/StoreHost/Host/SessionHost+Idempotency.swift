@@ -34,7 +34,7 @@ extension SessionHost {
       do {
         try await session.waitUntilPublishable(answer.version)
       } catch {
-        throw notDurable(session, error: error)
+        throw saveFailed(session, error: error)
       }
       return replay(answer)
     case .reused: throw HTTPError.idempotencyKeyReused()
@@ -62,11 +62,11 @@ extension SessionHost {
     do {
       try await session.waitUntilPublishable(applied.version)
     } catch {
-      // On one process the change stays applied, with its answer (saved with a later save),
-      // so a repeat replays it. In a cluster the session is dropped here with both, so a
-      // repeat applies it anew on the session's durable state, or replays the answer when
-      // the save's outcome was unknown and it did commit.
-      throw notDurable(session, error: error)
+      // In fast mode on one process the change stays applied, with its answer (saved with a
+      // later save), so a repeat replays it. Otherwise the session is dropped here with
+      // both, so a repeat applies it anew on the session's durable state, or replays the
+      // answer when the save's outcome was unknown and it did commit.
+      throw saveFailed(session, error: error)
     }
     return applied.response
   }

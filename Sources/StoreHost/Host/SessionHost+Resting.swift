@@ -119,9 +119,11 @@ extension SessionHost {
       while !session.isClosed {
         do {
           try await persistence.reserve([reservation])
+          storageHealth.recordSuccess()
           session.raisePublishLimit(to: reservation.reservedVersion)
           return
         } catch {
+          storageHealth.recordFailure(error)
           try? await Task.sleep(for: .milliseconds(100))
         }
       }
@@ -129,7 +131,9 @@ extension SessionHost {
   }
 
   /// Puts `session` to rest: out of memory once the requests it is serving are answered and
-  /// its final state is saved. A request for it meanwhile waits, then brings it back.
+  /// its state is saved. A request for it meanwhile waits, then brings it back. When its
+  /// state cannot be saved, it stays live (with its effects) and is saved once storage works
+  /// again: a session leaves memory only with every change it acknowledged stored.
   func rest(_ session: Session<State, Action>) async {
     let resting = sessions.withLock { table -> Task<SessionMove, Never>? in
       guard table.live[session.id] === session, table.moving[session.id] == nil, session.startLeaving() else {
@@ -138,6 +142,18 @@ extension SessionHost {
       table.live[session.id] = nil
       let resting = Task { [self] in
         await session.waitForRequests()
+        do {
+          try await session.flush()
+        } catch {
+          session.stopLeaving()
+          sessions.withLock { table in
+            table.live[session.id] = session
+            table.moving[session.id] = nil
+          }
+          return SessionMove.broughtBack
+        }
+        // Idle, so nothing changed since the flush: a failure of the final save loses only
+        // its release of the versions reserved past the saved one.
         try? await session.finish()
         inMemoryStorage.removeValues(forSession: session.id.rawValue)
         metrics.sessionsRested.add(1, ordering: .relaxed)

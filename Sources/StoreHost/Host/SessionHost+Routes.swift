@@ -4,7 +4,7 @@ import HTTP
 
 extension SessionHost {
   /// Adds the session API of the README's "Wire protocol" to `router`: `/api/sessions` and
-  /// below, `/api/events`, `/healthz`, `/metrics`, `/api/schema`, and the browser client
+  /// below, `/api/events`, `/healthz`, `/readyz`, `/metrics`, `/api/schema`, and the browser client
   /// under `/storehost/v1/`.
   public func addRoutes(to router: inout Router) {
     router.post("/api/sessions") { [self] request in try await createSession(request) }
@@ -17,6 +17,7 @@ extension SessionHost {
     router.get("/healthz") { request in
       request.isDraining ? HTTPError.shuttingDown().response : healthyResponse
     }
+    router.get("/readyz") { [self] request in readinessResponse(request) }
     router.get("/metrics") { [self] request in metricsResponse(request) }
     router.get("/api/schema") { [self] _ in schemaResponse() }
     router.get(BrowserClient.path + "{file}") { request in try BrowserClient.respond(to: request) }
@@ -79,6 +80,7 @@ extension SessionHost {
         "An actions body may hold at most \(limits.maxActionBodyBytes) bytes.")
     }
     var key = try IdempotencyKey.of(request)
+    try checkStorageTakesChanges()
     let deadline = ContinuousClock.now + (cluster.map { $0.leaseDuration * 2 } ?? .zero)
     while true {
       let session: Session<State, Action>
@@ -112,7 +114,7 @@ extension SessionHost {
       do {
         try await session.waitUntilPublishable(applied.version)
       } catch {
-        throw notDurable(session, error: error)
+        throw saveFailed(session, error: error)
       }
       return applied.response
     }
@@ -240,6 +242,9 @@ extension SessionHost {
       ("storehost_requests_forwarded_total", "counter", "Requests sent on to the process owning their session.", metrics.requestsForwarded.load(ordering: .relaxed)),
       ("storehost_effects_running", "gauge", "Effects running in all sessions.", sessions.reduce(0) { $0 + $1.store.runningEffectCount }),
       ("storehost_event_stream_clients", "gauge", "Sessions watched by event streams (a stream of several counts each).", sessions.reduce(0) { $0 + $1.events.clientCount } + (followers?.totalClientCount ?? 0)),
+      ("storehost_storage_failing", "gauge", "1 while writes to storage fail, else 0.", storageHealth.isFailing ? 1 : 0),
+      ("storehost_storage_write_failures_total", "counter", "Writes to storage that failed.", storageHealth.failedWrites),
+      ("storehost_storage_failures_total", "counter", "Times writing to storage started to fail.", storageHealth.failureEpisodes),
       ("storehost_http_connections", "gauge", "Open HTTP connections.", server.openConnections),
       ("storehost_http_event_streams", "gauge", "Open event streams (one watching several sessions counts once).", server.openEventStreams),
       ("storehost_http_responses_total", "counter", "HTTP responses written.", server.responses),

@@ -53,6 +53,8 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   /// In a cluster: where clients' actions are reduced, off the event loops.
   let reducerThreads: ReducerThreads?
   let metrics = HostMetrics()
+  /// Whether storage takes the host's writes (`GET /readyz`, and fast mode's refusals).
+  public let storageHealth: StorageHealth
   let makeInitialState: @Sendable () -> State
   /// Builds each session's store. Not `@Sendable` because reducer types need not be; it
   /// only builds fresh values from the reducer closure, so calling it from any task is safe.
@@ -71,6 +73,8 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   /// Saved sessions this build cannot read, with why: kept, never served or deleted here.
   let unreadable = Mutex<[SessionID: UnreadableSession]>([:])
   private let evictionTask = Mutex<Task<Void, Never>?>(nil)
+  /// Probes storage while its writes fail (see ``startProbingFailedStorage()``).
+  private let probeTask = Mutex<Task<Void, Never>?>(nil)
   /// Renews this process's lease in a cluster (see ``joinCluster(advertising:)``).
   let renewalTask = Mutex<Task<Void, Never>?>(nil)
   /// Watches open on this host's sessions (a stream of several sessions counts once for each):
@@ -110,6 +114,7 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     self.persistence = persistence
     self.cluster = cluster
     self.tokenSigner = tokenSigner
+    self.storageHealth = StorageHealth(onChange: configuration.onStorageHealthChange)
     self.followers = cluster.map { SessionFollowers(cluster: $0, historyLength: configuration.limits.eventHistoryLength) }
     self.forwarder = cluster.map { RequestForwarder(processID: $0.processID, signer: tokenSigner) }
     self.reducerThreads = cluster.map { _ in ReducerThreads(count: max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)) }
@@ -209,6 +214,7 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   /// are given up instead (they stay stored, and any process takes them over when asked).
   /// A host that keeps no history (``SessionHostConfiguration/historyLength`` 0) first
   /// deletes any history stored while it was kept, trying again on each check until it did.
+  /// While writes to storage fail, storage is probed until they work again.
   public func startEvictingIdleSessions() {
     let limits = configuration.limits
     let interval = max(min(limits.restAfter, limits.idleTimeout) / 10, .milliseconds(100))
@@ -225,6 +231,28 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
       }
     }
     evictionTask.withLock { $0 = task }
+    startProbingFailedStorage()
+  }
+
+  /// While writes to storage fail, probes it twice a second (``SessionPersistence/probe()``),
+  /// so that readiness and fast mode's refusals end once it takes writes again, even when
+  /// no session saves meanwhile (strict mode undoes failed changes; a balancer sends no
+  /// traffic to a process that is not ready).
+  private func startProbingFailedStorage() {
+    let task = Task { [weak self] in
+      while !Task.isCancelled {
+        try? await Task.sleep(for: .milliseconds(500))
+        guard let self else { return }
+        guard storageHealth.isFailing else { continue }
+        do {
+          try await persistence.probe()
+          storageHealth.recordSuccess()
+        } catch {
+          storageHealth.recordFailure(error)
+        }
+      }
+    }
+    probeTask.withLock { $0 = task }
   }
 
   /// Puts to rest the sessions idle for ``SessionLimits/restAfter`` and ends those idle for
@@ -236,7 +264,8 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     for session in expired {
       if cluster != nil { await depart(session, to: nil) } else { await end(session) }
     }
-    guard cluster == nil else { return }
+    // While writes fail, sessions stay live: a rest would only find it cannot save them.
+    guard cluster == nil, !storageHealth.isFailing else { return }
     for session in allSessions where session.isIdle(for: limits.restAfter, now: now) { await rest(session) }
     await endExpiredRestingSessions()
   }
@@ -246,6 +275,7 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   /// closes the persistence.
   public func shutdown() async {
     evictionTask.withLock { $0?.cancel() }
+    probeTask.withLock { $0?.cancel() }
     presenceTask.withLock { $0?.cancel() }
     let all = allSessions
     await withTaskGroup(of: Void.self) { group in
@@ -271,9 +301,16 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
       id: snapshot.id, version: reservation.version, createdAt: snapshot.createdAt,
       restored: (snapshot.answers, reservation.reservedVersion), limits: configuration.limits,
       durability: configuration.durability, stateVersion: SavedState.version(of: State.self), epoch: snapshot.epoch,
-      keepsUnsavedChanges: cluster == nil, persistence: persistence, history: history, initialState: { state },
+      keepsUnsavedChanges: keepsUnsavedChanges, storageHealth: storageHealth, persistence: persistence,
+      history: history, initialState: { state },
       dependencies: dependencies(of: snapshot.id, history: history), makeStore: makeStore)
   }
+
+  /// Whether a session whose save failed keeps the change and saves it again shortly: on one
+  /// process in fast mode, where the change was acknowledged already. In strict mode and in
+  /// a cluster a failed save is undone instead: the session is dropped and the next request
+  /// brings it back at its last saved state, so an answer that says "not applied" is true.
+  var keepsUnsavedChanges: Bool { cluster == nil && configuration.durability == .fast }
 
   /// A recorder of a session's history going on from `restored`, when the host keeps one.
   private func makeHistory(restoring restored: [HistoryRecord] = []) -> HistoryRecorder<State, Action>? {
@@ -335,17 +372,20 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   }
 
   /// Creates a session starting from the state `initialState` makes with the session's
-  /// dependencies (the host's initial state when `nil`), or throws 503 when the host holds
-  /// ``SessionLimits/maxSessions`` in memory and none of them can go to rest. In a cluster it
-  /// is stored at version 0 at once, owned by this process, so any process can find it.
+  /// dependencies (the host's initial state when `nil`), stored before this returns (so a
+  /// client never holds the token of a session a crash forgot), or throws 503 when the host
+  /// holds ``SessionLimits/maxSessions`` in memory and none of them can go to rest, or when
+  /// storage does not take it. In a cluster it is stored owned by this process, so any
+  /// process can find it.
   func createSession(initialState: (() -> State)? = nil) async throws -> Session<State, Action> {
+    try checkStorageTakesChanges()
     let id = SessionID.random()
     let history = makeHistory()
     let session = try Session(
       id: id, version: 0, createdAt: Date(), restored: nil, limits: configuration.limits,
       durability: configuration.durability, stateVersion: SavedState.version(of: State.self),
-      epoch: cluster == nil ? 0 : 1, keepsUnsavedChanges: cluster == nil, persistence: persistence,
-      history: history, initialState: initialState ?? makeInitialState,
+      epoch: cluster == nil ? 0 : 1, keepsUnsavedChanges: keepsUnsavedChanges, storageHealth: storageHealth,
+      persistence: persistence, history: history, initialState: initialState ?? makeInitialState,
       dependencies: dependencies(of: id, history: history), makeStore: makeStore)
     do {
       try await makeRoom()
@@ -357,14 +397,12 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     if let cluster {
       try await register(session, in: cluster)
     } else {
-      session.saveLatest()
-      if configuration.durability == .strict {
-        do {
-          try await session.waitUntilDurable(0)
-        } catch {
-          await end(session)
-          throw HTTPError.sessionNotSaved()
-        }
+      session.saveLatest(awaited: true)
+      do {
+        try await session.waitUntilDurable(0)
+      } catch {
+        await end(session)
+        throw HTTPError.storageUnavailable()
       }
     }
     metrics.sessionsCreated.add(1, ordering: .relaxed)

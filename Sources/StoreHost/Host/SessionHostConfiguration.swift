@@ -15,6 +15,9 @@ public struct SessionHostConfiguration: Sendable {
   /// Told of each saved session this build finds it cannot read, when a request first
   /// asks for it (the session is kept; see ``UnreadableSession``). Default: nothing.
   public var onUnreadableSession: (@Sendable (UnreadableSession) -> Void)?
+  /// Told when writing sessions to storage starts to fail (with the storage's error) and
+  /// when it works again (see ``StorageHealth``): the moments to log. Default: nothing.
+  public var onStorageHealthChange: (@Sendable (StorageHealth.Change) -> Void)?
   /// How long a watch ticket (`POST /api/sessions/{id}/tickets`) lets a stream of several
   /// sessions (`GET /api/events`) start watching its session. Default 5 minutes.
   public var watchTicketLifetime: Duration = .seconds(300)

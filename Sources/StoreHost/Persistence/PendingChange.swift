@@ -11,6 +11,11 @@ enum PendingChange: Sendable {
     return newer
   }
 
+  /// Whether this change is a save.
+  var isSave: Bool {
+    if case .save = self { true } else { false }
+  }
+
   /// The version a save or reservation writes.
   private var version: Int? {
     switch self {

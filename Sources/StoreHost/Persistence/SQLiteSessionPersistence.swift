@@ -56,7 +56,7 @@ public final class SQLiteSessionPersistence: SessionPersistence {
       let writer = Thread {
         // Fast mode writes in the background: event delivery and requests come first.
         if durability == .fast { _ = csystem_set_thread_niceness(10) }
-        SessionWriter.run(queue: queue, opened: opened) {
+        SessionWriter.run(queue: queue, retriesFailedSaves: durability == .fast, opened: opened) {
           try SessionTable(path: path, durability: durability, busyTimeout: busyTimeout)
         }
       }
@@ -93,9 +93,10 @@ public final class SQLiteSessionPersistence: SessionPersistence {
   }
 
   /// Queues `save` without waiting: `completion` runs once it is committed, within the
-  /// batch delay (`fast`) or at once (`strict`).
+  /// batch delay (`fast`) or at once (`strict`, or a save someone awaits).
   public func save(_ save: SessionSave, completion: @escaping @Sendable ((any Error)?) -> Void) {
-    queue.enqueue(save.id, .save(save), waiter: WriteQueue.Waiter(completion), urgent: durability == .strict)
+    queue.enqueue(
+      save.id, .save(save), waiter: WriteQueue.Waiter(completion), urgent: durability == .strict || save.isAwaited)
   }
 
   /// Writes the reservations in one transaction, at once, and returns once it committed.
@@ -142,6 +143,11 @@ public final class SQLiteSessionPersistence: SessionPersistence {
 
   public func flush() async throws {
     try await withCheckedThrowingContinuation { queue.enqueueFlush(WriteQueue.Waiter($0)) }
+  }
+
+  /// Commits a transaction that sets the schema version to itself.
+  public func probe() async throws {
+    try await withCheckedThrowingContinuation { queue.enqueueProbe(WriteQueue.Waiter($0)) }
   }
 
   public func close() async throws {

@@ -60,6 +60,11 @@ public protocol SessionPersistence: Sendable {
   /// Returns once every earlier save and delete is durable, or throws why it is not.
   func flush() async throws
 
+  /// Commits a small write of its own, or throws why storage does not take it: how a host
+  /// whose writes failed learns that they work again while no session saves. The default
+  /// implementation flushes.
+  func probe() async throws
+
   /// Flushes, then releases the storage. Later calls throw ``SessionPersistenceError/closed``.
   func close() async throws
 
@@ -90,6 +95,11 @@ extension SessionPersistence {
   /// Stores `snapshot`, whose state is encoded already.
   public func save(_ snapshot: SessionSnapshot) async throws {
     try await save(SessionSave(snapshot))
+  }
+
+  /// Flushes.
+  public func probe() async throws {
+    try await flush()
   }
 
   /// For persistences that store no history: no.

@@ -79,6 +79,9 @@ public struct SessionSave: Sendable {
   public let newHistory: (@Sendable () -> HistoryWrite)?
   /// Told once this save is durable: the history steps it wrote are saved.
   var didCommitHistory: (@Sendable () -> Void)?
+  /// Someone waits for this save: a persistence that batches writes commits it at once,
+  /// without waiting for its batch delay.
+  var isAwaited = false
 
   public init(
     id: SessionID, version: Int, stateVersion: Int = 0, reservedVersion: Int? = nil, createdAt: Date,

@@ -3,8 +3,13 @@ import Foundation
 /// The writer thread of ``SQLiteSessionPersistence``: the only code that touches the connection.
 enum SessionWriter {
   /// Opens the table, serves batches until closed, closes the connection, and only then
-  /// tells the closers.
-  static func run(queue: WriteQueue, opened: WriteQueue.Waiter, openTable: () throws -> SessionTable) {
+  /// tells the closers. Saves the database refused are retried with the next batch when
+  /// `retriesFailedSaves` (fast mode, whose saves were acknowledged before they were
+  /// written); otherwise only their waiters hear of it, so a save answered as failed is
+  /// never written later. Reservations and deletions are always retried.
+  static func run(
+    queue: WriteQueue, retriesFailedSaves: Bool, opened: WriteQueue.Waiter, openTable: () throws -> SessionTable
+  ) {
     let last: (batch: WriteQueue.Batch, failures: [SessionID: any Error])
     do {
       let table: SessionTable
@@ -15,7 +20,7 @@ enum SessionWriter {
         return
       }
       opened.resume()
-      last = serveBatches(table: table, queue: queue)
+      last = serveBatches(table: table, queue: queue, retriesFailedSaves: retriesFailedSaves)
     }
     for waiter in last.batch.closeWaiters {
       waiter.resume(with: outcome(last.failures.values.first))
@@ -24,10 +29,11 @@ enum SessionWriter {
 
   /// Takes batches, commits each and answers its waiters. Returns the last batch (the one
   /// with the close request) and why part of it failed, if it did. Changes the database
-  /// refused are reported to their waiters and retried with the next batch; a state that
-  /// cannot be encoded is reported and dropped, since trying again cannot help.
+  /// refused are reported to their waiters and retried with the next batch (saves only when
+  /// `retriesFailedSaves`); a state that cannot be encoded is reported and dropped, since
+  /// trying again cannot help.
   private static func serveBatches(
-    table: SessionTable, queue: WriteQueue
+    table: SessionTable, queue: WriteQueue, retriesFailedSaves: Bool
   ) -> (batch: WriteQueue.Batch, failures: [SessionID: any Error]) {
     while true {
       let (batch, isLast) = queue.nextBatch()
@@ -40,7 +46,7 @@ enum SessionWriter {
         writes, forgettingAnswersBefore: batch.forgetAnswersBefore, deletingAllHistory: batch.deleteAllHistory,
         to: table, queue: queue)
       if !isLast, !refused.isEmpty {
-        queue.requeue(batch.changes.filter { refused[$0.key] != nil })
+        queue.requeue(batch.changes.filter { refused[$0.key] != nil && (retriesFailedSaves || !$0.value.isSave) })
       }
       queue.finishedBatch()
       failures.merge(refused) { first, _ in first }
@@ -50,6 +56,10 @@ enum SessionWriter {
       }
       for waiter in batch.flushWaiters {
         waiter.resume(with: outcome(anyFailure))
+      }
+      if !batch.probeWaiters.isEmpty {
+        let probed = Result { try table.probe() }
+        for waiter in batch.probeWaiters { waiter.resume(with: probed) }
       }
       for waiter in batch.loadWaiters {
         waiter.resume(

@@ -40,6 +40,8 @@ final class WriteQueue: Sendable {
     var deleteAllHistory = false
     /// Flushes, resumed once every change committed.
     var flushWaiters: [Waiter] = []
+    /// Probes, resumed with the outcome of a small write of their own after the changes.
+    var probeWaiters: [Waiter] = []
     /// Resumed with every session after the changes committed.
     var loadWaiters: [CheckedContinuation<[SessionSnapshot], any Error>] = []
     /// Resumed with a session's stored history after the changes committed.
@@ -65,7 +67,7 @@ final class WriteQueue: Sendable {
     /// Someone is waiting: the writer should start now.
     var isUrgent: Bool {
       isClosed || batch.urgentWaiters > 0 || !batch.flushWaiters.isEmpty || !batch.loadWaiters.isEmpty
-        || !batch.historyWaiters.isEmpty
+        || !batch.historyWaiters.isEmpty || !batch.probeWaiters.isEmpty
     }
   }
 
@@ -124,6 +126,17 @@ final class WriteQueue: Sendable {
   func enqueueFlush(_ waiter: Waiter) {
     enqueue { state in
       state.batch.flushWaiters.append(waiter)
+      return true
+    } orFail: {
+      waiter.resume(throwing: $0)
+    }
+  }
+
+  /// Asks the writer to commit everything queued, then a small write of its own, and
+  /// resume `waiter` with how that went.
+  func enqueueProbe(_ waiter: Waiter) {
+    enqueue { state in
+      state.batch.probeWaiters.append(waiter)
       return true
     } orFail: {
       waiter.resume(throwing: $0)

@@ -31,10 +31,13 @@ final class Session<State: Codable & Equatable & Sendable, Action: Encodable & S
   private let stateVersion: Int
   /// The ownership epoch in a cluster (see ``SessionSnapshot/epoch``), written with every save.
   let epoch: Int
-  /// What a failed save does: on one process, the change stays and is saved again shortly;
-  /// in a cluster, the session stops saving, so a change answered as not applied never
-  /// becomes durable, and the host drops it (the next request starts from the durable state).
+  /// What a failed save does: on one process in fast mode, the change stays and is saved
+  /// again shortly; in strict mode and in a cluster, the session stops saving, so a change
+  /// answered as not applied never becomes durable, and the host drops it (the next request
+  /// starts from the durable state).
   private let keepsUnsavedChanges: Bool
+  /// Told how each save went.
+  private let storageHealth: StorageHealth?
   private let changes: SessionChanges<State>
   private let activity: Mutex<Activity>
   private let publishing: Mutex<Publishing>
@@ -159,6 +162,7 @@ final class Session<State: Codable & Equatable & Sendable, Action: Encodable & S
     stateVersion: Int,
     epoch: Int = 0,
     keepsUnsavedChanges: Bool = true,
+    storageHealth: StorageHealth? = nil,
     persistence: any SessionPersistence,
     history: HistoryRecorder<State, Action>? = nil,
     initialState: () throws -> State,
@@ -173,6 +177,7 @@ final class Session<State: Codable & Equatable & Sendable, Action: Encodable & S
     self.stateVersion = stateVersion
     self.epoch = epoch
     self.keepsUnsavedChanges = keepsUnsavedChanges
+    self.storageHealth = storageHealth
     self.history = history
     let state = try withDependencies(dependencies) { try initialState() }
     let initial = StoreSnapshot(state: state, version: 0)
@@ -304,10 +309,13 @@ final class Session<State: Codable & Equatable & Sendable, Action: Encodable & S
   }
 
   /// Queues a save of the latest version, with the answers given so far: a new session
-  /// outlives a restart before any change. ``waitUntilDurable(_:)`` tells when it is durable.
-  func saveLatest() {
+  /// outlives a restart before any change. ``waitUntilDurable(_:)`` tells when it is durable;
+  /// a save `awaited` so is committed without waiting for the persistence's batch delay.
+  func saveLatest(awaited: Bool = false) {
     let latest = publishing.withLock { $0.latest }
-    queueSave(save(of: latest))
+    var save = save(of: latest)
+    save.isAwaited = awaited
+    queueSave(save)
   }
 
   // MARK: Idempotency keys
@@ -413,6 +421,11 @@ final class Session<State: Codable & Equatable & Sendable, Action: Encodable & S
       defer { admission.isLeaving = true }
       return !admission.isLeaving
     }
+  }
+
+  /// Admits requests again: a departure that could not be completed (its save failed).
+  func stopLeaving() {
+    admission.withLock { $0.isLeaving = false }
   }
 
   /// Returns once no request admitted by ``enter()`` is being served.
@@ -592,6 +605,8 @@ final class Session<State: Codable & Equatable & Sendable, Action: Encodable & S
   /// after it, which cover its versions too: once none is left and none made it good, saving
   /// stops and every waiter fails.
   private func didCommit(_ save: SessionSave, error: (any Error)?) {
+    // A save refused because another process owns the session now says nothing of storage.
+    if !(error is SessionOwnershipLost) { storageHealth?.record(error) }
     if error == nil {
       idempotency.withLock { $0.didSave(through: save.version) }
       save.didCommitHistory?()
@@ -641,11 +656,12 @@ final class Session<State: Codable & Equatable & Sendable, Action: Encodable & S
       Task { [weak self] in
         try? await Task.sleep(for: .milliseconds(100))
         guard let self else { return }
-        let latest = publishing.withLock { publishing in
+        // An ended session saves nothing more: its deletion may be queued already.
+        let latest = publishing.withLock { publishing -> PublishedState? in
           publishing.isRetryScheduled = false
-          return publishing.latest
+          return publishing.isClosed ? nil : publishing.latest
         }
-        queueSave(self.save(of: latest))
+        if let latest { queueSave(self.save(of: latest)) }
       }
     }
   }

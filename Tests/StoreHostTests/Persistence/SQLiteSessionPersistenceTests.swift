@@ -187,17 +187,24 @@ import Testing
     try await persistence.close()
   }
 
-  @Test func aRefusedStrictSaveFailsOnlyItsOwnCaller() async throws {
+  @Test func aRefusedStrictSaveFailsOnlyItsOwnCallerAndIsNeverWrittenLater() async throws {
     let database = try TemporaryDatabase()
     defer { database.remove() }
     let persistence = try await database.open(.strict)
     let saboteur = try refusePoison(in: database)
+    let good = snapshot(SessionID("good")!, version: 1)
     let poisonSave = Task { try await persistence.save(snapshot(SessionID("poison")!, version: 1)) }
-    let goodSave = Task { try await persistence.save(snapshot(SessionID("good")!, version: 1)) }
+    let goodSave = Task { try await persistence.save(good) }
     try await goodSave.value
     await #expect(throws: SQLiteError.self) { try await poisonSave.value }
-    withExtendedLifetime(saboteur) {}
-    await #expect(throws: SQLiteError.self) { try await persistence.close() }
+
+    // Its caller was told it failed, so it is not retried once SQLite would accept it.
+    try saboteur.execute("DROP TRIGGER refuse_poison")
+    try await persistence.save(snapshot(SessionID("later")!, version: 1))
+    try await persistence.close()
+    let observer = try await database.open()
+    #expect(try await observer.loadAll().map(\.id) == [SessionID("good")!, SessionID("later")!])
+    try await observer.close()
   }
 
   @Test func callsAfterCloseFail() async throws {

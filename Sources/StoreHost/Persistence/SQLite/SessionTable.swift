@@ -114,6 +114,21 @@ final class SessionTable {
     }
   }
 
+  /// Commits a write that changes nothing (the schema version, set to itself), to learn
+  /// whether the file takes writes.
+  func probe() throws {
+    try begin.bind()
+    try begin.step()
+    do {
+      try connection.execute("PRAGMA user_version=\(Self.schemaVersion)")
+      try commit.bind()
+      try commit.step()
+    } catch {
+      try? connection.execute("ROLLBACK")
+      throw error
+    }
+  }
+
   private func insert(_ answer: RememberedAnswer, of id: SessionID) throws {
     try insertAnswer.bind(
       .text(id.rawValue), .text(answer.key), .text(answer.bodyDigest), .integer(Int64(answer.status)),
