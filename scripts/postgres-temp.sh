@@ -4,6 +4,8 @@
 #   pg_temp_start            # sets PG_URL (postgres://storehost@127.0.0.1:PORT/storehost)
 #   pg_temp_pause            # stops the server only (tests of an unreachable database)
 #   pg_temp_resume           # starts it again on the same port with the same data
+#   pg_temp_freeze           # SIGSTOPs every process of the server (a stalled database)
+#   pg_temp_thaw             # SIGCONTs them
 #   pg_temp_stop             # stops it and removes its directory (call it from a trap)
 #
 # Uses the Debian binaries under /usr/lib/postgresql/*/bin. initdb refuses to run as root,
@@ -49,4 +51,21 @@ pg_temp_stop() {
   pg_temp_as_owner "$(pg_temp_bin)/pg_ctl" -D "$PG_TEMP_DIR/data" -m immediate -w stop > /dev/null 2>&1 || true
   rm -rf "$PG_TEMP_DIR"
   PG_TEMP_DIR=
+}
+
+# The server's processes: the postmaster and its children.
+pg_temp_pids() {
+  local main
+  main=$(head -1 "$PG_TEMP_DIR/data/postmaster.pid")
+  echo "$main" $(pgrep -P "$main")
+}
+
+pg_temp_freeze() {
+  # shellcheck disable=SC2046
+  kill -STOP $(pg_temp_pids)
+}
+
+pg_temp_thaw() {
+  # shellcheck disable=SC2046
+  kill -CONT $(pg_temp_pids)
 }

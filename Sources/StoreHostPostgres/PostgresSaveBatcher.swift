@@ -80,7 +80,7 @@ final class PostgresSaveBatcher: Sendable {
     while true {
       do {
         try connection.execute("BEGIN")
-      } catch where error.isConnectionFailure && mayRetry && isFirst {
+      } catch where error.isConnectionFailure && !error.didTimeOut && mayRetry && isFirst {
         return false
       } catch {
         abandon(with: error)

@@ -101,7 +101,8 @@ public final class PostgresSessionPersistence: SessionPersistence {
   /// with one query and without migrating the tables: a build about to be deployed can check
   /// that it reads them while processes of another StoreHost version serve them.
   public static func readSessions(url: String) throws -> [SessionSnapshot] {
-    let connection = try PostgresConnection(url: url)
+    // One query reads every row: allowed far longer than a request's statement.
+    let connection = try PostgresConnection(url: url, statementTimeout: .seconds(3600))
     let hasStateVersion = try connection.execute(
       """
       SELECT 1 FROM information_schema.columns

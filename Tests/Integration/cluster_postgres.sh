@@ -3,7 +3,8 @@
 # runs the Swift tests that need a database (StoreHostPostgresTests), then the checks against
 # .build/debug/storehost: cluster_postgres_check.py, cluster_takeover_check.py (which also
 # puts nginx in front of three), cluster_owner_check.py (paused and hung owners, forged
-# forwarding headers, ?log=1 across processes), and cluster_chaos.py twice: with no fault
+# forwarding headers, ?log=1 across processes), cluster_storage_faults_check.py (the database
+# stalled by SIGSTOP for 10 s, then restarted), and cluster_chaos.py twice: with no fault
 # (no 5xx), then with faults for 45 s (nothing lost or applied twice). Always stops the
 # database. Needs Debian's postgresql and libpq-dev (scripts/test-setup installs them).
 set -euo pipefail
@@ -17,6 +18,7 @@ STOREHOST_TEST_DATABASE="$PG_URL" timeout 120 swift test --filter "StoreHostPost
 timeout 110 python3 Tests/Integration/cluster_postgres_check.py "$binary" "$PG_URL"
 timeout 120 python3 Tests/Integration/cluster_takeover_check.py "$binary" "$PG_URL"
 timeout 120 python3 Tests/Integration/cluster_owner_check.py "$binary" "$PG_URL"
+timeout 180 python3 Tests/Integration/cluster_storage_faults_check.py "$binary" "$PG_URL"
 timeout 120 python3 Tests/Integration/cluster_chaos.py "$binary" "$PG_URL" --faults none --seconds 15 \
   --sessions 8 --clients-per-session 2 --think 0 --check
 # A request sent to a paused process waits for the client's 3 s timeout before it is sent

@@ -143,6 +143,12 @@ public struct SessionOwnershipLost: Error, CustomStringConvertible {
   public var description: String { "session \(id) is no longer owned by this process" }
 }
 
+/// The cluster's database did not confirm this process's lease in time: it is unreachable,
+/// or slower than the lease.
+struct LeaseNotRenewed: Error, CustomStringConvertible {
+  var description: String { "the database did not renew this process's lease in time (unreachable or stalled)" }
+}
+
 /// The database connection failed after a transaction's commit was sent: the save may or
 /// may not be durable.
 public struct SaveOutcomeUnknown: Error, CustomStringConvertible {

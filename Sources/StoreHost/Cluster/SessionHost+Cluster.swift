@@ -32,6 +32,9 @@ extension SessionHost {
         for id in await cluster.renew() {
           if let session = session(id) { abandon(session) }
         }
+        // The lease is a write every process makes: whether it holds tells whether the
+        // database takes writes, also while no session saves.
+        if cluster.holdsLease { storageHealth.recordSuccess() } else { storageHealth.recordFailure(LeaseNotRenewed()) }
         if ContinuousClock.now - lastAdoption >= .seconds(1) {
           lastAdoption = .now
           await adoptOrphans()

@@ -1,20 +1,48 @@
 import CLibPQ
 import Foundation
 
-/// One PostgreSQL connection through libpq's blocking API. Not thread-safe: it is opened,
+/// One PostgreSQL connection through libpq, each statement's answer awaited with a bound. Not thread-safe: it is opened,
 /// used and closed by one dedicated thread at a time, never on Swift's cooperative pool.
 ///
 /// Parameters and results travel in text form; `nil` is SQL `NULL`.
 final class PostgresConnection {
-  private let handle: OpaquePointer
+  /// How long a statement may take by default, on the server (`statement_timeout`) and
+  /// here: a database that stops answering (paused, or its host gone) fails a statement
+  /// after this long instead of holding its caller.
+  static let defaultStatementTimeout: Duration = .seconds(5)
 
-  /// Connects to `url` (`postgres://user@host:port/db`), waiting at most `connectTimeout`
-  /// seconds unless the URL names its own `connect_timeout`.
-  init(url: String, connectTimeout: Int = 5) throws(PostgresError) {
-    let keywords = ["connect_timeout", "dbname", "application_name"]
-    let values = [String(connectTimeout), url, "storehost"]
-    let handle = withCStrings(keywords) { keywordPointers in
-      withCStrings(values) { valuePointers in
+  /// The bounds a connection is made with unless the URL names its own: at most
+  /// `connectTimeout` to connect (5 s by default), TCP keepalives that find a dead peer within about 10 s, unacknowledged data
+  /// given up after 10 s, and the server's statement timeout.
+  static func defaultParameters(statementTimeout: Duration, connectTimeout: Duration) -> [(String, String)] {
+    [
+      // libpq counts whole seconds, and takes at least 2.
+      ("connect_timeout", String(max(2, Int((connectTimeout / .seconds(1)).rounded(.up))))), ("keepalives", "1"), ("keepalives_idle", "5"), ("keepalives_interval", "2"),
+      ("keepalives_count", "2"), ("tcp_user_timeout", "10000"),
+      ("options", "-c statement_timeout=\(Int(statementTimeout / .milliseconds(1)))"),
+    ]
+  }
+
+  private let handle: OpaquePointer
+  /// The longest ``execute(_:_:)`` waits for the server's answer.
+  private let statementTimeout: Duration
+  /// A statement's answer did not come in time: the connection is given up.
+  private var timedOut = false
+  /// When the job using the connection stops waiting (see ``answering(before:_:)``).
+  private var jobDeadline: ContinuousClock.Instant?
+
+  /// Connects to `url` (`postgres://user@host:port/db`) with
+  /// ``defaultParameters(statementTimeout:connectTimeout:)`` beneath the URL's own.
+  init(
+    url: String, statementTimeout: Duration = defaultStatementTimeout, connectTimeout: Duration = .seconds(5)
+  ) throws(PostgresError) {
+    self.statementTimeout = statementTimeout
+    // Keywords before `dbname` are defaults: the URL it expands to overrides them.
+    let parameters = Self.defaultParameters(statementTimeout: statementTimeout, connectTimeout: connectTimeout) + [
+      ("dbname", url), ("application_name", "storehost"),
+    ]
+    let handle = withCStrings(parameters.map(\.0)) { keywordPointers in
+      withCStrings(parameters.map(\.1)) { valuePointers in
         PQconnectdbParams(keywordPointers, valuePointers, 1)
       }
     }
@@ -35,30 +63,69 @@ final class PostgresConnection {
     PQfinish(handle)
   }
 
-  /// Whether the connection still works, as far as libpq knows.
-  var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
+  /// Whether the connection still works, as far as libpq knows, and answered in time.
+  var isHealthy: Bool { !timedOut && PQstatus(handle) == CONNECTION_OK }
 
   /// The socket, for waiting on notifications with `poll`.
   var socket: Int32 { PQsocket(handle) }
 
-  /// Runs one statement (or, without parameters, several separated by semicolons).
+  /// Runs one statement (or, without parameters, several separated by semicolons), waiting
+  /// at most the statement timeout for the answer: past it the connection is given up
+  /// (``isHealthy`` turns false) and this throws a connection failure that ``PostgresError/timedOut``.
   /// - Returns: The rows of the last statement, each column as text or `nil` for `NULL`.
   @discardableResult
   func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> [[String?]] {
-    let result: OpaquePointer? =
+    let sent =
       if parameters.isEmpty {
-        PQexec(handle, sql)
+        PQsendQuery(handle, sql)
       } else {
         withOptionalCStrings(parameters) { pointers in
-          PQexecParams(handle, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
+          PQsendQueryParams(handle, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
         }
       }
-    defer { PQclear(result) }
-    let status = PQresultStatus(result)
-    guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
-      throw statementError(result)
+    guard sent == 1 else { throw statementError(nil) }
+    let ownDeadline = ContinuousClock.now + statementTimeout
+    try waitForAnswer(until: jobDeadline.map { min($0, ownDeadline) } ?? ownDeadline)
+    var last: OpaquePointer?
+    var failure: PostgresError?
+    while let result = PQgetResult(handle) {
+      let status = PQresultStatus(result)
+      if failure == nil, status != PGRES_COMMAND_OK, status != PGRES_TUPLES_OK {
+        failure = statementError(result)
+      }
+      PQclear(last)
+      last = result
     }
-    return rows(of: result)
+    defer { PQclear(last) }
+    if let failure { throw failure }
+    return rows(of: last)
+  }
+
+  /// Runs `body`, whose statements wait for their answers until `deadline` at most (and
+  /// their own timeout): a job's caller stops waiting then, time in the queue included.
+  func answering<T>(before deadline: ContinuousClock.Instant?, _ body: () throws -> T) rethrows -> T {
+    jobDeadline = deadline
+    defer { jobDeadline = nil }
+    return try body()
+  }
+
+  /// Reads the server's answer until all of it is here, or gives the connection up at `deadline`.
+  private func waitForAnswer(until deadline: ContinuousClock.Instant) throws(PostgresError) {
+    while PQisBusy(handle) == 1 {
+      let remaining = deadline - .now
+      guard remaining > .zero else {
+        timedOut = true
+        throw PostgresError.timedOut(after: statementTimeout)
+      }
+      var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+      let milliseconds = Int32(min(remaining / .milliseconds(1), Double(Int32.max)).rounded(.up))
+      guard poll(&descriptor, 1, max(1, milliseconds)) >= 0 || errno == EINTR else {
+        throw PostgresError(message: String(cString: strerror(errno)), isConnectionFailure: true)
+      }
+      guard PQconsumeInput(handle) == 1 else {
+        throw PostgresError(message: String(cString: PQerrorMessage(handle)), isConnectionFailure: true)
+      }
+    }
   }
 
   /// `value` as an SQL string literal, quoted and escaped for this connection, for the few

@@ -31,8 +31,15 @@ final class PostgresPool: Sendable {
   /// Returns `true` once it answered its caller, `false` to be run again on a new connection.
   typealias Job = @Sendable (Attempt) -> Bool
 
+  /// A job, and when its caller stops waiting for it (`nil`: it waits as long as each of its
+  /// statements may take).
+  private struct Queued {
+    let job: Job
+    let deadline: ContinuousClock.Instant?
+  }
+
   private struct Queue {
-    var jobs: [Job] = []
+    var jobs: [Queued] = []
     var isClosed = false
   }
 
@@ -56,11 +63,15 @@ final class PostgresPool: Sendable {
     }
   }
 
-  /// Runs `body` with a connection on one of the pool's threads.
+  /// Runs `body` with a connection on one of the pool's threads, within the statement
+  /// timeout from now, time waiting for a free thread included: a job whose time ran out
+  /// fails with ``PostgresError/timedOut(after:)`` without starting, and its statements
+  /// may take only what is left.
   @discardableResult
   func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-      guard submit(Self.job(body, then: { continuation.resume(with: $0) })) else {
+    let deadline = ContinuousClock.now + PostgresConnection.defaultStatementTimeout
+    return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+      guard submit(Self.job(body, then: { continuation.resume(with: $0) }), deadline: deadline) else {
         return continuation.resume(throwing: SessionPersistenceError.closed)
       }
     }
@@ -77,7 +88,9 @@ final class PostgresPool: Sendable {
       outcome.withLock { $0 = result }
       done.signal()
     }
-    guard submit(job) else { throw SessionPersistenceError.closed }
+    guard submit(job, deadline: .now + PostgresConnection.defaultStatementTimeout) else {
+      throw SessionPersistenceError.closed
+    }
     done.wait()
     return try outcome.withLock { $0! }.get()
   }
@@ -95,7 +108,7 @@ final class PostgresPool: Sendable {
       case .connection(let connection, let mayRetry):
         do {
           finish(.success(try body(connection)))
-        } catch let error as PostgresError where error.isConnectionFailure && mayRetry {
+        } catch let error as PostgresError where error.isConnectionFailure && !error.didTimeOut && mayRetry {
           return false
         } catch {
           finish(.failure(error))
@@ -105,12 +118,14 @@ final class PostgresPool: Sendable {
     }
   }
 
-  /// Queues `job` for the next free thread.
+  /// Queues `job` for the next free thread; one with a `deadline` fails with
+  /// ``PostgresError/timedOut(after:)`` instead of starting after it, and its statements
+  /// wait for answers until it at most.
   /// - Returns: `false` when the pool is closed (the job will never run).
-  func submit(_ job: @escaping Job) -> Bool {
+  func submit(_ job: @escaping Job, deadline: ContinuousClock.Instant? = nil) -> Bool {
     let accepted = queue.withLock { queue in
       guard !queue.isClosed else { return false }
-      queue.jobs.append(job)
+      queue.jobs.append(Queued(job: job, deadline: deadline))
       return true
     }
     if accepted { available.signal() }
@@ -138,17 +153,25 @@ final class PostgresPool: Sendable {
   }
 
   /// Runs `job` on the thread's connection, connecting first when there is none or it broke,
-  /// and once more on a fresh connection when the reused one broke during the job.
-  private func run(_ job: Job, on connection: inout PostgresConnection?) {
-    if let reused = connection, reused.isHealthy, job(.connection(reused, mayRetry: true)) { return }
+  /// and once more on a fresh connection when the reused one broke during the job; a job
+  /// past its deadline fails at once.
+  private func run(_ queued: Queued, on connection: inout PostgresConnection?) {
+    if let deadline = queued.deadline, deadline <= .now {
+      _ = queued.job(.failed(PostgresError.timedOut(after: PostgresConnection.defaultStatementTimeout)))
+      return
+    }
+    if let reused = connection, reused.isHealthy {
+      let answered = reused.answering(before: queued.deadline) { queued.job(.connection(reused, mayRetry: true)) }
+      if answered { return }
+    }
     do {
-      let fresh = try PostgresConnection(url: url)
+      let fresh = try PostgresConnection(url: url, connectTimeout: queued.deadline.map { $0 - .now } ?? .seconds(5))
       if let setup { try fresh.execute(setup) }
       connection = fresh
-      _ = job(.connection(fresh, mayRetry: false))
+      _ = fresh.answering(before: queued.deadline) { queued.job(.connection(fresh, mayRetry: false)) }
     } catch {
       connection = nil
-      _ = job(.failed(error))
+      _ = queued.job(.failed(error))
     }
   }
 }
