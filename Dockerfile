@@ -49,7 +49,8 @@ ENV STOREHOST_HOST=0.0.0.0 \
 VOLUME ["/data"]
 USER 10001:10001
 EXPOSE 8080
-# The binary checks itself (GET /healthz on STOREHOST_PORT), so the image needs no curl.
+# Liveness: the binary checks itself (GET /healthz on STOREHOST_PORT), so the image needs no
+# curl. Readiness (GET /readyz, or `storehost healthcheck --ready`) is the orchestrator's probe.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=10s --retries=3 \
     CMD ["storehost", "healthcheck"]
 # storehost is PID 1 and handles SIGTERM itself: it answers 503 on /healthz, drains

@@ -1,6 +1,8 @@
 import Glibc
 
-/// `storehost healthcheck`: asks a running server's `/healthz` and exits 0 only on 200.
+/// `storehost healthcheck [--ready]`: asks a running server's `/healthz` (liveness: it
+/// serves), or with `--ready` its `/readyz` (readiness: it should get traffic), and exits 0
+/// only on 200.
 ///
 /// Made for container health checks, so an image needs no curl: it reads the same flags
 /// and environment variables as the server, so `STOREHOST_PORT` and `STOREHOST_HOST` in
@@ -15,20 +17,24 @@ enum HealthCheck {
   /// How long connecting, sending and reading may each take.
   static let timeoutSeconds = 3
 
-  /// Runs the check for `settings` and returns the process's exit status.
-  static func run(_ settings: Settings) -> Int32 {
+  /// The liveness probe's path, and the readiness probe's.
+  static let livenessPath = "/healthz"
+  static let readinessPath = "/readyz"
+
+  /// Runs the check of `path` for `settings` and returns the process's exit status.
+  static func run(_ settings: Settings, path: String = livenessPath) -> Int32 {
     do {
-      let status = try check(settings)
+      let status = try check(settings, path: path)
       if status == 200 { return 0 }
-      writeError("healthcheck: /healthz answered \(status)")
+      writeError("healthcheck: \(path) answered \(status)")
     } catch {
       writeError("healthcheck: \(error.description)")
     }
     return 1
   }
 
-  /// The status of `GET /healthz`, or 200 when TLS is on and the port accepts connections.
-  static func check(_ settings: Settings) throws(Failure) -> Int {
+  /// The status of `GET path`, or 200 when TLS is on and the port accepts connections.
+  static func check(_ settings: Settings, path: String = livenessPath) throws(Failure) -> Int {
     let port = settings.server.port
     guard port != 0 else { throw Failure(description: "needs a fixed port (--port or STOREHOST_PORT), not 0") }
     let host = switch settings.server.host {
@@ -39,7 +45,7 @@ enum HealthCheck {
     let socket = try connect(host: host, port: port)
     defer { close(socket) }
     if settings.server.tls != nil { return 200 }
-    let request = "GET /healthz HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n"
+    let request = "GET \(path) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n"
     var bytes = Array(request.utf8)
     let sent = bytes.withUnsafeMutableBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     guard sent == bytes.count else { throw Failure(description: "could not send the request: \(reason())") }

@@ -291,13 +291,13 @@ private func splitFlag(_ argument: String) -> (String, String?) {
 func usage() -> String {
   var lines = [
     "usage: storehost [options]",
-    "       storehost healthcheck [options]",
+    "       storehost healthcheck [--ready] [options]",
     "       storehost schema [--typescript]",
     "       storehost history export-test [--data DIR] ID",
     "",
     "Serves the StoreHost demo: one root store per browser session, over HTTP.",
     "Each option can also be set with its environment variable; flags win.",
-    "'healthcheck' asks the server those options describe for /healthz; exits 0 on 200.",
+    "'healthcheck' asks the server those options describe for /healthz (with --ready, /readyz); exits 0 on 200.",
     "'schema' prints the JSON Schema of GET /api/schema, or its TypeScript declarations.",
     "'history export-test' prints the Swift test that rebuilds session ID from its saved history.",
     "",

@@ -16,7 +16,14 @@ if arguments.first == "schema" { exit(SchemaCommand.run(Array(arguments.dropFirs
 if arguments.first == "sessions" { exit(SessionsCommand.run(Array(arguments.dropFirst()))) }
 if arguments.first == "history" { exit(HistoryCommand.run(Array(arguments.dropFirst()))) }
 let isHealthCheck = arguments.first == "healthcheck"
-if isHealthCheck { arguments.removeFirst() }
+var healthCheckPath = HealthCheck.livenessPath
+if isHealthCheck {
+  arguments.removeFirst()
+  if let ready = arguments.firstIndex(of: "--ready") {
+    arguments.remove(at: ready)
+    healthCheckPath = HealthCheck.readinessPath
+  }
+}
 
 let settings: Settings
 do {
@@ -29,7 +36,7 @@ do {
 } catch {
   fail(error.description, status: 2)
 }
-if isHealthCheck { exit(HealthCheck.run(settings)) }
+if isHealthCheck { exit(HealthCheck.run(settings, path: healthCheckPath)) }
 
 let log = Logger(level: settings.logLevel)
 log.info("starting", [

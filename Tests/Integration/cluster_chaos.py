@@ -50,7 +50,7 @@ from httpx_sse import connect_sse
 SECRET = "cluster-chaos-secret-0123456789abcdef"
 # Answers that say the request was not applied, so a client may stop and believe it.
 NOT_APPLIED = {"database_unavailable", "session_moved", "owner_unavailable", "shutting_down", "forwarding_busy",
-               "not_durable", "rate_limited", "at_capacity"}
+               "storage_unavailable", "rate_limited", "at_capacity"}
 FAULTS = ("kill", "stop", "term", "database")
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from storehost_server import StorehostServer
+from storehost_server import BINARY, StorehostServer
 
 INCREMENT = {"counter": "incrementButtonTapped"}
 # Fast mode acknowledges while writes fail for at most a second; its first failing write
@@ -129,6 +129,10 @@ def run_disk_full(small_disk, durability):
         full_at = time.monotonic()
         time.sleep(4)
         ready_while_full = server.ready_status()
+        probes_while_full = {
+            name: subprocess.run([str(BINARY), "healthcheck", *flags, "--port", str(server.process.port)],
+                                 capture_output=True).returncode
+            for name, flags in (("liveness", []), ("readiness", ["--ready"]))}
         new_session_while_full = server.client.post("/api/sessions")
         failing_gauge = server.metric("storehost_storage_failing")
         filler.unlink()
@@ -144,6 +148,7 @@ def run_disk_full(small_disk, durability):
         sender.join()
 
         assert ready_while_full == 503, "/readyz said ready while no write worked"
+        assert probes_while_full == {"liveness": 0, "readiness": 1}, probes_while_full
         assert new_session_while_full.status_code == 503
         assert new_session_while_full.json()["error"]["code"] == "storage_unavailable"
         assert failing_gauge == 1
