@@ -83,15 +83,18 @@ public final class PostgresSessionPersistence: SessionPersistence {
     }
   }
 
-  public func sessions(lastActiveIn range: Range<Date>, limit: Int) async throws -> [SessionID] {
+  public func sessions(lastActiveIn range: Range<Date>, savedThroughStateVersion stateVersion: Int, limit: Int)
+    async throws -> [SessionID]
+  {
     try await pool.run { connection in
       try connection.execute(
         """
-        SELECT id FROM storehost_sessions WHERE last_active_at >= $1 AND last_active_at < $2
+        SELECT id FROM storehost_sessions WHERE last_active_at >= $1 AND last_active_at < $2 AND state_version <= $4
         ORDER BY last_active_at DESC LIMIT $3
         """,
         [
           String(range.lowerBound.timeIntervalSince1970), String(range.upperBound.timeIntervalSince1970), String(limit),
+          String(min(stateVersion, Int(Int32.max))),
         ]
       ).compactMap { $0.first.flatMap { $0 }.flatMap(SessionID.init) }
     }

@@ -83,7 +83,10 @@ extension SessionHost {
     } catch {
       return .other(.failed(HTTPError.storageUnavailable()))
     }
-    if Date().timeIntervalSince(snapshot.lastActiveAt) > configuration.limits.idleTimeout.secondsValue {
+    // Expired, unless a newer build saved it: a rollback never deletes what it cannot read.
+    if Date().timeIntervalSince(snapshot.lastActiveAt) > configuration.limits.idleTimeout.secondsValue,
+      snapshot.stateVersion <= SavedState.version(of: State.self)
+    {
       try? await persistence.delete(id)
       return .other(.notFound)
     }
@@ -200,13 +203,19 @@ extension SessionHost {
   }
 
   /// Deletes stored sessions unused for longer than ``SessionLimits/idleTimeout`` that are
-  /// not in memory, a bounded batch per call.
+  /// not in memory, a bounded batch per call. Sessions saved by a newer build (a later state
+  /// version) and those this build found it cannot read are kept: a rollback that lasts
+  /// longer than the idle timeout must not delete the newer build's sessions.
   func endExpiredRestingSessions() async {
     let cutoff = Date().addingTimeInterval(-configuration.limits.idleTimeout.secondsValue)
-    guard let expired = try? await persistence.sessions(lastActiveIn: .distantPast..<cutoff, limit: 1000) else {
+    guard
+      let expired = try? await persistence.sessions(
+        lastActiveIn: .distantPast..<cutoff, savedThroughStateVersion: SavedState.version(of: State.self), limit: 1000)
+    else {
       return
     }
-    for id in expired where sessions.withLock({ $0.live[id] == nil && $0.moving[id] == nil }) {
+    let unreadable = unreadable.withLock { Set($0.keys) }
+    for id in expired where !unreadable.contains(id) && sessions.withLock({ $0.live[id] == nil && $0.moving[id] == nil }) {
       try? await persistence.delete(id)
       metrics.sessionsEnded.add(1, ordering: .relaxed)
     }

@@ -18,9 +18,11 @@ public actor InMemorySessionPersistence: SessionPersistence {
     return snapshots[id]
   }
 
-  public func sessions(lastActiveIn range: Range<Date>, limit: Int) throws -> [SessionID] {
+  public func sessions(lastActiveIn range: Range<Date>, savedThroughStateVersion stateVersion: Int, limit: Int)
+    throws -> [SessionID]
+  {
     try checkOpen()
-    return snapshots.values.filter { range.contains($0.lastActiveAt) }.sorted { $0.lastActiveAt > $1.lastActiveAt }
+    return snapshots.values.filter { range.contains($0.lastActiveAt) && $0.stateVersion <= stateVersion }.sorted { $0.lastActiveAt > $1.lastActiveAt }
       .prefix(limit).map(\.id)
   }
 

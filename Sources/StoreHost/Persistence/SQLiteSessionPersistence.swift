@@ -84,8 +84,10 @@ public final class SQLiteSessionPersistence: SessionPersistence {
     return try await reader.load(id)
   }
 
-  public func sessions(lastActiveIn range: Range<Date>, limit: Int) async throws -> [SessionID] {
-    try await reader.sessions(lastActiveIn: range, limit: limit)
+  public func sessions(lastActiveIn range: Range<Date>, savedThroughStateVersion stateVersion: Int, limit: Int)
+    async throws -> [SessionID]
+  {
+    try await reader.sessions(lastActiveIn: range, savedThroughStateVersion: stateVersion, limit: limit)
   }
 
   public func save(_ save: SessionSave) async throws {

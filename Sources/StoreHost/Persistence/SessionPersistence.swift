@@ -14,9 +14,11 @@ public protocol SessionPersistence: Sendable {
   /// none is stored under `id`. A host brings a resting session into memory with this.
   func load(_ id: SessionID) async throws -> SessionSnapshot?
 
-  /// The ids of up to `limit` stored sessions last active in `range`, most recently active
-  /// first.
-  func sessions(lastActiveIn range: Range<Date>, limit: Int) async throws -> [SessionID]
+  /// The ids of up to `limit` stored sessions last active in `range` and saved under a state
+  /// version up to `stateVersion` (see ``SessionSnapshot/stateVersion``), most recently
+  /// active first.
+  func sessions(lastActiveIn range: Range<Date>, savedThroughStateVersion stateVersion: Int, limit: Int)
+    async throws -> [SessionID]
 
   /// Stores the session at `save`'s version, replacing an older version of the same
   /// session; an older version than the one stored is ignored. When this returns depends on
@@ -79,6 +81,12 @@ extension SessionPersistence {
 }
 
 extension SessionPersistence {
+  /// The ids of up to `limit` stored sessions last active in `range`, whatever build saved
+  /// them, most recently active first.
+  public func sessions(lastActiveIn range: Range<Date>, limit: Int) async throws -> [SessionID] {
+    try await sessions(lastActiveIn: range, savedThroughStateVersion: .max, limit: limit)
+  }
+
   /// Runs ``save(_:)-(SessionSave)`` in a task: for persistences whose `save` returns once
   /// the save is durable.
   public func save(_ save: SessionSave, completion: @escaping @Sendable ((any Error)?) -> Void) {

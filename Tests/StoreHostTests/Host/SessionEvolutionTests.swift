@@ -232,7 +232,9 @@ private final class ManualPersistence: SessionPersistence, @unchecked Sendable {
 
   func loadAll() async throws -> [SessionSnapshot] { [] }
   func load(_ id: SessionID) async throws -> SessionSnapshot? { nil }
-  func sessions(lastActiveIn range: Range<Date>, limit: Int) async throws -> [SessionID] { [] }
+  func sessions(lastActiveIn range: Range<Date>, savedThroughStateVersion stateVersion: Int, limit: Int)
+    async throws -> [SessionID]
+  { [] }
   func save(_ save: SessionSave) async throws {}
   func save(_ save: SessionSave, completion: @escaping @Sendable ((any Error)?) -> Void) {
     lock.withLock { pending.append((save, completion)) }

@@ -36,8 +36,10 @@ private final class RecordingPersistence: SessionPersistence {
 
   func loadAll() async throws -> [SessionSnapshot] { try await stored.loadAll() }
   func load(_ id: SessionID) async throws -> SessionSnapshot? { try await stored.load(id) }
-  func sessions(lastActiveIn range: Range<Date>, limit: Int) async throws -> [SessionID] {
-    try await stored.sessions(lastActiveIn: range, limit: limit)
+  func sessions(lastActiveIn range: Range<Date>, savedThroughStateVersion stateVersion: Int, limit: Int)
+    async throws -> [SessionID]
+  {
+    try await stored.sessions(lastActiveIn: range, savedThroughStateVersion: stateVersion, limit: limit)
   }
   func save(_ save: SessionSave) async throws {
     saved.withLock { $0[save.id, default: []].append(save.version) }

@@ -51,8 +51,10 @@ private final class FillableDisk: SessionPersistence {
   func probe() async throws { try await write {} }
   func loadAll() async throws -> [SessionSnapshot] { try await stored.loadAll() }
   func load(_ id: SessionID) async throws -> SessionSnapshot? { try await stored.load(id) }
-  func sessions(lastActiveIn range: Range<Date>, limit: Int) async throws -> [SessionID] {
-    try await stored.sessions(lastActiveIn: range, limit: limit)
+  func sessions(lastActiveIn range: Range<Date>, savedThroughStateVersion stateVersion: Int, limit: Int)
+    async throws -> [SessionID]
+  {
+    try await stored.sessions(lastActiveIn: range, savedThroughStateVersion: stateVersion, limit: limit)
   }
   func forgetAnswers(answeredBefore date: Date) async throws {}
   func flush() async throws {}

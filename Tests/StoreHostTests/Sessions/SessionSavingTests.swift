@@ -28,7 +28,9 @@ private final class HeldSaves: SessionPersistence {
   func save(_ save: SessionSave) async throws {}
   func loadAll() async throws -> [SessionSnapshot] { [] }
   func load(_ id: SessionID) async throws -> SessionSnapshot? { nil }
-  func sessions(lastActiveIn range: Range<Date>, limit: Int) async throws -> [SessionID] { [] }
+  func sessions(lastActiveIn range: Range<Date>, savedThroughStateVersion stateVersion: Int, limit: Int)
+    async throws -> [SessionID]
+  { [] }
   func reserve(_ reservations: [SessionReservation]) async throws {}
   func delete(_ id: SessionID) async throws {}
   func forgetAnswers(answeredBefore date: Date) async throws {}

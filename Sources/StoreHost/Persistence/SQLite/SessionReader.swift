@@ -24,7 +24,7 @@ final class SessionReader: @unchecked Sendable {
     selectHistoryOutline = try connection.prepare(HistoryTable.selectOutline)
     selectActive = try connection.prepare(
       """
-      SELECT id FROM sessions WHERE last_active_at_ms >= ?1 AND last_active_at_ms < ?2
+      SELECT id FROM sessions WHERE last_active_at_ms >= ?1 AND last_active_at_ms < ?2 AND state_version <= ?4
       ORDER BY last_active_at_ms DESC LIMIT ?3
       """)
   }
@@ -44,12 +44,15 @@ final class SessionReader: @unchecked Sendable {
     }
   }
 
-  /// The ids of up to `limit` sessions last active in `range`, most recent first.
-  func sessions(lastActiveIn range: Range<Date>, limit: Int) async throws -> [SessionID] {
+  /// The ids of up to `limit` sessions last active in `range` and saved under a state
+  /// version up to `stateVersion`, most recent first.
+  func sessions(lastActiveIn range: Range<Date>, savedThroughStateVersion stateVersion: Int, limit: Int)
+    async throws -> [SessionID]
+  {
     try await read { [self] in
       try selectActive.bind(
         .integer(SessionTable.milliseconds(range.lowerBound)), .integer(SessionTable.milliseconds(range.upperBound)),
-        .integer(Int64(limit)))
+        .integer(Int64(limit)), .integer(Int64(clamping: stateVersion)))
       var ids: [SessionID] = []
       while try selectActive.step() {
         if let id = SessionID(selectActive.text(at: 0)) { ids.append(id) }
