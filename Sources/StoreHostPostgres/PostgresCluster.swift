@@ -170,6 +170,10 @@ public final class PostgresCluster: SessionCluster {
     return orphans
   }
 
+  public func deleteExpired(idleFor idle: Duration, stateVersion: Int, limit: Int) async throws -> [SessionID] {
+    try await leases.deleteExpired(idleFor: idle, stateVersion: stateVersion, limit: limit)
+  }
+
   public func move(_ id: SessionID, epoch: Int, to successor: String?) async throws {
     try await leases.move(id, epoch: epoch, to: successor)
     table.withLock { $0.release(id, epoch: epoch) }

@@ -222,6 +222,29 @@ final class SessionLeases: Sendable {
     }
   }
 
+  /// Deletes up to `limit` sessions last active more than `idle` ago that no live process
+  /// owns and that were saved at `stateVersion` or earlier, with their remembered answers,
+  /// in one statement: each is deleted by exactly one process, whichever runs it first.
+  /// - Returns: The ids deleted.
+  func deleteExpired(idleFor idle: Duration, stateVersion: Int, limit: Int) async throws -> [SessionID] {
+    try await pool.run { [processID, leaseDuration] connection in
+      try connection.execute(
+        """
+        WITH gone AS (
+          DELETE FROM storehost_sessions WHERE id IN (
+            SELECT id FROM storehost_sessions s
+            WHERE last_active_at < extract(epoch FROM now()) - $2 AND state_version <= $3
+            AND (owner IS NULL OR (owner <> $1 AND \(Self.ownerIsGone("s.owner", lease: "$5"))))
+            ORDER BY last_active_at LIMIT $4 FOR UPDATE SKIP LOCKED)
+          RETURNING id),
+        answers AS (DELETE FROM storehost_answers WHERE session_id IN (SELECT id FROM gone))
+        SELECT id FROM gone
+        """,
+        [processID, String(idle.seconds), String(stateVersion), String(limit), leaseDuration.postgresInterval]
+      ).compactMap { $0.first.flatMap { $0 }.flatMap(SessionID.init) }
+    }
+  }
+
   /// Gives one session, owned here at `epoch`, to the process `successor` (`nil`: to
   /// whichever process asks first), moving its epoch on.
   func move(_ id: SessionID, epoch: Int, to successor: String?) async throws {

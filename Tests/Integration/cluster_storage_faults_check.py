@@ -4,6 +4,7 @@ for 10 s) and then restarts. During the stall each action answers within about 5
 fails; within 3 s of the database coming back both are ready again; an answer that said
 nothing was applied applied nothing, an unknown outcome is settled by sending the request
 again with its Idempotency-Key, and nothing acknowledged is lost through a graceful restart.
+Last, sessions left alone past `--idle-timeout` are deleted from the database.
 
 Usage: cluster_storage_faults_check.py BINARY DATABASE_URL (the database from
 scripts/postgres-temp.sh, whose pg_temp_freeze/thaw/pause/resume it calls)."""
@@ -35,12 +36,12 @@ class Process:
         self.binary, self.url_of_database, self.data = binary, url, data
         self.start()
 
-    def start(self):
+    def start(self, *flags):
         self.log = open(self.log_path, "a")
         self.process = subprocess.Popen(
             [self.binary, "--port", "0", "--database", self.url_of_database, "--durability", "strict",
              "--secret", SECRET, "--data", self.data, "--log-level", "warning",
-             "--actions-per-second", "10000", "--action-burst", "10000"],
+             "--actions-per-second", "10000", "--action-burst", "10000", *flags],
             stdout=subprocess.PIPE, stderr=self.log, text=True)
         line = self.process.stdout.readline().strip()
         assert line.startswith("StoreHost serving "), line
@@ -176,7 +177,7 @@ def main(binary, url):
         during, readiness, health, static = fault_round(
             processes, sessions, ledger, lambda: database("pg_temp_freeze"), STALL_SECONDS)
         database("pg_temp_thaw")
-        thawed_at = time.monotonic()
+        recovery = wait_ready(processes, within=3)
         slowest = max(took for _, _, took in during)
         assert slowest < SLOWEST_ANSWER, f"an action waited {slowest:.2f} s during the stall"
         assert all(code == 503 for code, _ in readiness), f"/readyz during the stall: {readiness}"
@@ -184,13 +185,12 @@ def main(binary, url):
         assert all(code == 200 and took < 1 for code, took in static), f"a static file during the stall: {static}"
         refused = [code for status, code, _ in during if status != 202]
         assert refused, "no action failed during a 10 s stall"
-        recovery = wait_ready(processes, within=3)
         check_outcomes(processes, sessions, ledger, "stall")
         for process in processes:
             failing = [line for line in process.log_lines() if line["level"] == "error" and line["message"] == "saving sessions fails"]
             assert failing, "no error line said saving fails"
         print(f"stall: {len(during)} actions, {len(refused)} refused ({sorted(set(refused))}), slowest {slowest:.2f} s; "
-              f"ready again {time.monotonic() - thawed_at:.2f} s after the database")
+              f"ready again {recovery:.2f} s after the database")
 
         # A restart: the database goes away and comes back.
         during, readiness, health, _ = fault_round(
@@ -210,6 +210,18 @@ def main(binary, url):
         for process, owned in zip(processes, sessions):
             for session in owned:
                 assert count(process.url, session) == ledger.acknowledged[session["id"]]
+
+        # Sessions left alone past the idle timeout are deleted, whichever process had them.
+        for process in processes:
+            process.stop()
+            process.start("--idle-timeout", "3")
+        with httpx.Client(timeout=15) as client:
+            idle = [(process, client.post(f"{process.url}/api/sessions").json()) for process in processes for _ in range(5)]
+        time.sleep(10)  # a request would make them active again, so the check comes once
+        remaining = [session for process, session in idle
+                     if httpx.get(f"{process.url}/api/sessions/{session['id']}",
+                                  headers={"Authorization": "Bearer " + session["token"]}, timeout=15).status_code != 404]
+        assert not remaining, f"{len(remaining)} of {len(idle)} idle sessions still stored 10 s after their 3 s idle timeout"
         print("cluster storage faults: ok")
     finally:
         for process in processes:

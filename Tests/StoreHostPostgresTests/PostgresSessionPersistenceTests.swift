@@ -114,6 +114,38 @@ struct PostgresSessionPersistenceTests {
     try await b.close()
   }
 
+  @Test func expiredSessionsAreDeletedByExactlyOneProcessWithTheirAnswersAndANewerBuildsAreKept() async throws {
+    let (a, b) = (try await open("a"), try await open("b"))
+    // Older than any other test's rows, so only these count as expired here.
+    let longAgo = Date(timeIntervalSince1970: 1_000_000_000)
+    let idle = Duration.seconds(Date().timeIntervalSince1970 - 1_500_000_000)
+    func expiredSnapshot(stateVersion: Int = 0) -> SessionSnapshot {
+      SessionSnapshot(
+        id: .random(), version: 0, state: Data(#"{"count":0}"#.utf8), stateVersion: stateVersion, createdAt: longAgo,
+        lastActiveAt: longAgo,
+        answers: [RememberedAnswer(key: "k", bodyDigest: "d", status: 202, body: "{}", version: 0, answeredAt: longAgo)])
+    }
+    let expired = (0..<10).map { _ in expiredSnapshot() }
+    let newer = expiredSnapshot(stateVersion: 3)
+    for snapshot in expired + [newer] { try await a.save(snapshot) }
+
+    async let deletedByA = leases(a).deleteExpired(idleFor: idle, stateVersion: 0, limit: 1000)
+    async let deletedByB = leases(b).deleteExpired(idleFor: idle, stateVersion: 0, limit: 1000)
+    let (byA, byB) = try await (deletedByA, deletedByB)
+    #expect(Set(byA).isDisjoint(with: byB))
+    #expect(Set(byA + byB) == Set(expired.map(\.id)))
+    for snapshot in expired { #expect(try await stored(snapshot.id, in: b) == nil) }
+    #expect(try await stored(newer.id, in: b)?.stateVersion == 3)
+    let answersLeft = try await a.pool.run { connection in
+      try connection.execute(
+        "SELECT count(*) FROM storehost_answers WHERE session_id = ANY($1)",
+        ["{" + expired.map(\.id.rawValue).joined(separator: ",") + "}"])
+    }
+    #expect(answersLeft.first?.first == "0")
+    try await a.close()
+    try await b.close()
+  }
+
   private func open(_ name: String) async throws -> PostgresSessionPersistence {
     try await PostgresSessionPersistence.open(
       url: url, processID: "test-\(name)-\(UUID().uuidString)", durability: .strict)

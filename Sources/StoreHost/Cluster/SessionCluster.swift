@@ -47,6 +47,11 @@ public protocol SessionCluster: AnyObject, Sendable {
   /// `recently`, as ``acquire(_:stateVersion:reservationWindow:)`` takes one.
   func adoptOrphans(limit: Int, activeWithin recently: Duration, stateVersion: Int, reservationWindow: Int)
     async throws -> [SessionSnapshot]
+  /// Deletes, with their remembered answers, up to `limit` stored sessions idle for longer
+  /// than `idle` that no live process serves and that a build of `stateVersion` or earlier
+  /// saved; each is deleted by exactly one process.
+  /// - Returns: The ids deleted.
+  func deleteExpired(idleFor idle: Duration, stateVersion: Int, limit: Int) async throws -> [SessionID]
   /// Gives `id`, owned here at `epoch` and saved, to the process `successor` (or to nobody,
   /// for whichever process asks first), moving its epoch on, in one statement.
   func move(_ id: SessionID, epoch: Int, to successor: String?) async throws

@@ -211,7 +211,7 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   /// no running effect) go to rest in storage; sessions idle for longer than
   /// ``SessionLimits/idleTimeout`` end, in memory or in storage; and stored answers older
   /// than ``SessionLimits/idempotencyKeyLifetime`` are forgotten. In a cluster, idle sessions
-  /// are given up instead (they stay stored, and any process takes them over when asked).
+  /// are given up instead, and deleted once no process serves them.
   /// A host that keeps no history (``SessionHostConfiguration/historyLength`` 0) first
   /// deletes any history stored while it was kept, trying again on each check until it did.
   /// While writes to storage fail, storage is probed until they work again.
@@ -257,15 +257,22 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
 
   /// Puts to rest the sessions idle for ``SessionLimits/restAfter`` and ends those idle for
   /// longer than ``SessionLimits/idleTimeout``, in memory and in storage; in a cluster,
-  /// gives up those idle for ``SessionLimits/idleTimeout``.
+  /// gives up those idle for ``SessionLimits/idleTimeout`` and deletes the stored ones that
+  /// no process serves (``SessionCluster/deleteExpired(idleFor:stateVersion:limit:)``).
   public func evictIdleSessions(now: ContinuousClock.Instant = .now) async {
     let limits = configuration.limits
     let expired = allSessions.filter { $0.events.clientCount == 0 && now - $0.lastActiveInstant > limits.idleTimeout }
     for session in expired {
       if cluster != nil { await depart(session, to: nil) } else { await end(session) }
     }
+    if let cluster {
+      let deleted = try? await cluster.deleteExpired(
+        idleFor: limits.idleTimeout, stateVersion: SavedState.version(of: State.self), limit: 1000)
+      metrics.sessionsEnded.add(deleted?.count ?? 0, ordering: .relaxed)
+      return
+    }
     // While writes fail, sessions stay live: a rest would only find it cannot save them.
-    guard cluster == nil, !storageHealth.isFailing else { return }
+    guard !storageHealth.isFailing else { return }
     for session in allSessions where session.isIdle(for: limits.restAfter, now: now) { await rest(session) }
     await endExpiredRestingSessions()
   }

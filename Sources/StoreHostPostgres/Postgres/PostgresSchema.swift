@@ -21,9 +21,11 @@ import StoreHost
 ///   which version 4 copies over and no longer writes.)
 /// - Since version 5: `storehost_sessions.epoch`, the session's ownership epoch, moved on by
 ///   every takeover, handover and release; saves are fenced by owner and epoch.
+/// - Since version 6: an index on `storehost_sessions.last_active_at`, so the scans for
+///   orphans (recently active) and for expired sessions (long idle) read only those rows.
 enum PostgresSchema {
   /// The newest schema this StoreHost knows.
-  static let currentVersion = 5
+  static let currentVersion = 6
 
   /// The first key of every process's liveness lock; the second is `hashtext` of its id.
   static let livenessLockSpace = 7352002
@@ -92,6 +94,9 @@ enum PostgresSchema {
     """,
     """
     ALTER TABLE storehost_sessions ADD COLUMN epoch bigint NOT NULL DEFAULT 0;
+    """,
+    """
+    CREATE INDEX storehost_sessions_last_active_at ON storehost_sessions (last_active_at);
     """,
   ]
 
