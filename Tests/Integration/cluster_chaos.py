@@ -297,6 +297,7 @@ class Client(threading.Thread):
         self.name_, self.slot, self.sessions, self.balancer, self.results = name, slot, sessions, balancer, results
         self.stopping, self.believe, self.think = stopping, options.believe, options.think
         self.timeout, self.deadline = options.request_timeout, 60
+        self.keyed = not options.without_keys
 
     def run(self):
         number = 0
@@ -312,8 +313,9 @@ class Client(threading.Thread):
 
     def send(self, client, session, key):
         body = body_for(key)
-        headers = {"Authorization": "Bearer " + session["token"], "Content-Type": "application/json",
-                   "Idempotency-Key": key}
+        headers = {"Authorization": "Bearer " + session["token"], "Content-Type": "application/json"}
+        if self.keyed:
+            headers["Idempotency-Key"] = key
         first = time.time()
         while True:
             if time.time() - first > self.deadline:
@@ -459,6 +461,9 @@ def main():
     parser.add_argument("--clients-per-session", type=int, default=1)
     parser.add_argument("--per-session", type=int, default=150, help="to-dos before a session is retired")
     parser.add_argument("--faults", default="all", help="comma-separated of kill,stop,term,database; all; none")
+    parser.add_argument("--without-keys", action="store_true",
+                        help="send no Idempotency-Key, as a plain client does (with --faults none only: a retry "
+                             "after a broken connection could apply twice)")
     parser.add_argument("--fault-interval", type=float, nargs=2, default=(3, 7))
     parser.add_argument("--pause", type=float, nargs=2, default=(2, 5), help="SIGSTOP seconds (longer than a lease)")
     parser.add_argument("--believe", type=float, default=0.3, help="chance a client believes a 'not applied' answer")

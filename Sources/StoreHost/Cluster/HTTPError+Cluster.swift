@@ -52,4 +52,8 @@ extension HTTPError {
 
   /// Whether this answer is one of ``retryableInClusterCodes``.
   var isRetryableInCluster: Bool { Self.retryableInClusterCodes.contains(code) }
+
+  /// Whether this answer is `session_moved`: the session left the process while the request
+  /// was served, before anything of it became durable, so it may be sent again without a key.
+  var isNothingApplied: Bool { code == Self.sessionMoved().code }
 }

@@ -94,10 +94,11 @@ extension SessionHost {
         handOverIfRoutedElsewhere(session, after: request)
         return response
       } catch let error as HTTPError
-        where key != nil && error.isRetryableInCluster && ContinuousClock.now < deadline
+        where (error.isNothingApplied || key != nil) && error.isRetryableInCluster && ContinuousClock.now < deadline
       {
-        // The session left this process (or its save's outcome is unknown) and was dropped
-        // here: sent again with its key, the request is applied at most once.
+        // The session left this process mid-request (nothing was applied, so the request
+        // follows it, with or without a key), or its save's outcome is unknown (sent again
+        // with its key, it is applied at most once).
         session.exit()
       } catch {
         session.exit()
