@@ -13,7 +13,10 @@ struct Settings {
   var tlsProfile = TLSProfile.intermediate
   /// `nil`: reload the certificate only on SIGHUP.
   var tlsReloadInterval: Duration? = .seconds(10)
-  var secret: String?
+  /// Where the token secret comes from; `nil`: generated into the data directory.
+  var secret: SecretSource?
+  /// A secret being rotated out: what it signed is still accepted.
+  var previousSecret: SecretSource?
   /// `postgres://...`: share sessions with other processes through this database.
   var database: String?
   /// The URL other processes reach this one at; defaults to `http://HOST:PORT`.
@@ -23,6 +26,30 @@ struct Settings {
   init() {
     server.port = 8080
     host.historyLength = 500
+  }
+}
+
+/// Where a token secret comes from.
+enum SecretSource {
+  /// The secret itself, from `--secret` or its environment variable.
+  case text(String)
+  /// A file holding it (``SessionSecret/read(file:)``).
+  case file(String)
+
+  func bytes() throws(SessionSecretError) -> [UInt8] {
+    switch self {
+    case .text(let text): Array(text.utf8)
+    case .file(let path): try SessionSecret.read(file: path)
+    }
+  }
+}
+
+extension Settings {
+  /// The token signer for the secrets given, or the one generated into the data directory.
+  func makeTokenSigner() throws -> SessionTokenSigner {
+    try SessionTokenSigner(
+      secret: secret?.bytes() ?? SessionSecret.loadOrCreate(inDirectory: dataDirectory),
+      previousSecret: previousSecret?.bytes())
   }
 }
 
@@ -118,7 +145,21 @@ extension Option {
       flag: "--secret", environment: "STOREHOST_SECRET", valueName: "TEXT",
       help: "Secret for signing session tokens (32+ bytes). Generated into DIR/session-secret if absent.",
       defaultValue: "generated"
-    ) { settings, value throws(OptionError) in settings.secret = value },
+    ) { settings, value throws(OptionError) in settings.secret = .text(value) },
+    Option(
+      flag: "--secret-file", environment: "STOREHOST_SECRET_FILE", valueName: "FILE",
+      help: "File holding the secret (a trailing newline is not part of it), instead of --secret.",
+      defaultValue: "none"
+    ) { settings, value throws(OptionError) in settings.secret = .file(value) },
+    Option(
+      flag: "--previous-secret", environment: "STOREHOST_PREVIOUS_SECRET", valueName: "TEXT",
+      help: "A secret being rotated out: the tokens, watch tickets and forwards it signed are still accepted.",
+      defaultValue: "none"
+    ) { settings, value throws(OptionError) in settings.previousSecret = .text(value) },
+    Option(
+      flag: "--previous-secret-file", environment: "STOREHOST_PREVIOUS_SECRET_FILE", valueName: "FILE",
+      help: "File holding the previous secret, instead of --previous-secret.", defaultValue: "none"
+    ) { settings, value throws(OptionError) in settings.previousSecret = .file(value) },
     .number(
       "--max-sessions", "STOREHOST_MAX_SESSIONS", unit: "N", default: 10000, in: 1...10_000_000,
       help: "Most sessions in memory (sessions at rest do not count); past it the least recently used idle one rests, or 503."
@@ -268,7 +309,8 @@ func parseSettings(
     }
   }
   if settings.database != nil, settings.secret == nil {
-    throw OptionError(description: "--database needs --secret: every process must sign tokens with the same secret")
+    throw OptionError(
+      description: "--database needs --secret or --secret-file: every process must sign tokens with the same secret")
   }
   if (settings.tlsCertificate == nil) != (settings.tlsKey == nil) {
     throw OptionError(description: "--tls-cert and --tls-key go together")
