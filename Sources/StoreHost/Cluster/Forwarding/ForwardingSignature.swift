@@ -34,9 +34,9 @@ struct ForwardingSignature {
     else { return nil }
     let age = now.timeIntervalSince1970 * 1000 - Double(time)
     guard abs(age) <= Self.maxAge.secondsValue * 1000 else { return nil }
-    guard let key = request.headers[IdempotencyKey.headerName], let token = Self.bearerToken(of: request) else {
-      return nil
-    }
+    guard let key = request.headers[IdempotencyKey.headerName],
+      let token = request.headers["Authorization"].flatMap(Authentication.bearerToken(in:))
+    else { return nil }
     let processID = String(parts[0])
     let message = Self.message(request, key: key, token: token, time: time, processID: processID)
     return signer.forwardingMACMatches(message, given) ? processID : nil
@@ -47,12 +47,5 @@ struct ForwardingSignature {
     let target = request.path + (request.query.map { "?" + $0 } ?? "")
     let fields = [request.method, target, IdempotencyKey.digest(request.body), key, token, String(time), processID]
     return Array(fields.joined(separator: "\n").utf8)
-  }
-
-  private static func bearerToken(of request: Request) -> String? {
-    guard let authorization = request.headers["Authorization"] else { return nil }
-    let parts = authorization.split(separator: " ", maxSplits: 1)
-    guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-    return String(parts[1])
   }
 }
