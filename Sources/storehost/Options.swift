@@ -213,6 +213,10 @@ extension Option {
       help: "How long the answer to an Idempotency-Key request is kept; a repeat after that is applied anew."
     ) { $0.host.limits.idempotencyKeyLifetime = .seconds($1) },
     .number(
+      "--idempotency-answers", "STOREHOST_IDEMPOTENCY_ANSWERS", unit: "N", default: 256, in: 1...100_000,
+      help: "Most Idempotency-Key answers a session keeps (the newest); a repeat of an older one is applied anew."
+    ) { $0.host.limits.maxIdempotencyAnswers = $1 },
+    .number(
       "--max-connections", "STOREHOST_MAX_CONNECTIONS", unit: "N", default: 20000, in: 1...1_000_000,
       help: "Most open HTTP connections; more answer 503."
     ) { $0.server.limits.maxConnections = $1 },
