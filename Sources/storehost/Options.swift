@@ -205,6 +205,10 @@ extension Option {
       help: "Steps of each session's history kept and saved with it (actions, who sent them, versions); 0 keeps none and deletes what was kept."
     ) { $0.host.historyLength = $1 },
     .number(
+      "--history-bytes", "STOREHOST_HISTORY_BYTES", unit: "BYTES", default: 4 << 20, in: 1024...(1 << 30),
+      help: "Most bytes of each session's history kept (its steps' JSON); older steps are dropped past it."
+    ) { $0.host.limits.maxHistoryBytes = $1 },
+    .number(
       "--max-state-bytes", "STOREHOST_MAX_STATE_BYTES", unit: "BYTES", default: 1 << 20, in: 1024...(1 << 30),
       help: "Largest session state, as bytes of JSON, an action may leave; one that would pass it changes nothing and answers 413."
     ) { $0.host.limits.maxStateBytes = $1 },

@@ -41,6 +41,12 @@ public struct SessionLimits: Hashable, Sendable {
   /// anew. Default 256.
   public var maxIdempotencyAnswers: Int = 256
 
+  /// Most bytes of a session's history (``SessionHostConfiguration/historyLength``) kept,
+  /// as the JSON of its steps (actions and patches; the whole states kept one step in ten
+  /// aside): older steps are dropped beyond it, back to the whole state before the limit.
+  /// Default 4 MiB.
+  public var maxHistoryBytes: Int = 4 << 20
+
   /// The defaults above.
   public init() {}
 
@@ -60,6 +66,7 @@ public struct SessionLimits: Hashable, Sendable {
       ("maxStateBytes", maxStateBytes > 0),
       ("idempotencyKeyLifetime", idempotencyKeyLifetime > .zero),
       ("maxIdempotencyAnswers", maxIdempotencyAnswers > 0),
+      ("maxHistoryBytes", maxHistoryBytes > 0),
     ]
     if let (field, _) = positive.first(where: { !$0.1 }) { throw .outOfRange(field) }
     guard maxActionsPerBatch <= actionBurst else {

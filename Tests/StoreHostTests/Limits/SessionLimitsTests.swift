@@ -15,6 +15,7 @@ import Testing
     #expect(limits.maxRunningEffectsPerSession == 64)
     #expect(limits.eventHistoryLength == 32)
     #expect(limits.maxIdempotencyAnswers == 256)
+    #expect(limits.maxHistoryBytes == 4 << 20)
     try limits.validate()
   }
 
