@@ -111,7 +111,7 @@ let package = Package(
     .plugin(name: "EmbedBrowserClient", capability: .buildTool(), dependencies: ["EmbedFiles"]),
     // Sessions shared by several processes through PostgreSQL: the only target that needs libpq.
     .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-    .target(name: "StoreHostPostgres", dependencies: ["StoreHost", "Composable", "CLibPQ"]),
+    .target(name: "StoreHostPostgres", dependencies: ["StoreHost", "Composable", "HTTP", "CLibPQ"]),
     // Layer 5: the demo features and the `storehost` command.
     // The demo's client, in a module importing only Dependencies and DependenciesMacros.
     .target(name: "StoreHostDemoClients", dependencies: ["Dependencies", "DependenciesMacros"]),

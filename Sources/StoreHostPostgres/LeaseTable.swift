@@ -1,3 +1,4 @@
+import HTTP
 import StoreHost
 
 /// What a process knows of its own lease and of the sessions it owns, and so whether it may
@@ -74,7 +75,7 @@ struct LeaseTable {
   ///   generation when this heartbeat is the one that found the gap (it came after it).
   mutating func renewed(_ ticket: Ticket, stored: Double, after: Double, now: ContinuousClock.Instant) -> Ticket {
     var ticket = ticket
-    if let lastBeat, after - lastBeat > (lease - margin).seconds {
+    if let lastBeat, after - lastBeat > (lease - margin).secondsValue {
       if ticket.generation == generation { ticket = Ticket(start: ticket.start, generation: generation + 1, sequence: ticket.sequence) }
       generation += 1
       gaps += 1
@@ -156,12 +157,5 @@ struct LeaseTable {
     }
     if ticket.generation == generation { needsFullCheck = false }
     return lost
-  }
-}
-
-extension Duration {
-  /// The duration in seconds.
-  var seconds: Double {
-    Double(components.seconds) + Double(components.attoseconds) / 1e18
   }
 }

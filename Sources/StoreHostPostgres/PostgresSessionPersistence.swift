@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import StoreHost
 
 /// Sessions in a PostgreSQL database shared by several StoreHost processes
@@ -306,6 +307,6 @@ extension SessionSnapshot {
 extension Duration {
   /// The duration as a PostgreSQL interval literal in milliseconds, e.g. `4000 milliseconds`.
   var postgresInterval: String {
-    "\(components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000) milliseconds"
+    "\(millisecondsValue) milliseconds"
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import StoreHost
 
 /// Which process owns each session, in the database: `storehost_sessions.owner` and `epoch`,
@@ -212,7 +213,7 @@ final class SessionLeases: Sendable {
         RETURNING \(SessionSnapshot.columns)
         """,
         [
-          processID, leaseDuration.postgresInterval, String(recently.seconds), String(limit), String(stateVersion),
+          processID, leaseDuration.postgresInterval, String(recently.secondsValue), String(limit), String(stateVersion),
           String(reservationWindow),
         ]
       ).map(SessionSnapshot.init(row:))

@@ -13,7 +13,10 @@ struct Settings {
   var tlsProfile = TLSProfile.intermediate
   /// `nil`: reload the certificate only on SIGHUP.
   var tlsReloadInterval: Duration? = .seconds(10)
-  var secret: String?
+  /// Where the token secret comes from; `nil`: generated into the data directory.
+  var secret: SecretSource?
+  /// A secret being rotated out: what it signed is still accepted.
+  var previousSecret: SecretSource?
   /// `postgres://...`: share sessions with other processes through this database.
   var database: String?
   /// The URL other processes reach this one at; defaults to `http://HOST:PORT`.
@@ -23,6 +26,30 @@ struct Settings {
   init() {
     server.port = 8080
     host.historyLength = 500
+  }
+}
+
+/// Where a token secret comes from.
+enum SecretSource {
+  /// The secret itself, from `--secret` or its environment variable.
+  case text(String)
+  /// A file holding it (``SessionSecret/read(file:)``).
+  case file(String)
+
+  func bytes() throws(SessionSecretError) -> [UInt8] {
+    switch self {
+    case .text(let text): Array(text.utf8)
+    case .file(let path): try SessionSecret.read(file: path)
+    }
+  }
+}
+
+extension Settings {
+  /// The token signer for the secrets given, or the one generated into the data directory.
+  func makeTokenSigner() throws -> SessionTokenSigner {
+    try SessionTokenSigner(
+      secret: secret?.bytes() ?? SessionSecret.loadOrCreate(inDirectory: dataDirectory),
+      previousSecret: previousSecret?.bytes())
   }
 }
 
@@ -118,7 +145,21 @@ extension Option {
       flag: "--secret", environment: "STOREHOST_SECRET", valueName: "TEXT",
       help: "Secret for signing session tokens (32+ bytes). Generated into DIR/session-secret if absent.",
       defaultValue: "generated"
-    ) { settings, value throws(OptionError) in settings.secret = value },
+    ) { settings, value throws(OptionError) in settings.secret = .text(value) },
+    Option(
+      flag: "--secret-file", environment: "STOREHOST_SECRET_FILE", valueName: "FILE",
+      help: "File holding the secret (a trailing newline is not part of it), instead of --secret.",
+      defaultValue: "none"
+    ) { settings, value throws(OptionError) in settings.secret = .file(value) },
+    Option(
+      flag: "--previous-secret", environment: "STOREHOST_PREVIOUS_SECRET", valueName: "TEXT",
+      help: "A secret being rotated out: the tokens, watch tickets and forwards it signed are still accepted.",
+      defaultValue: "none"
+    ) { settings, value throws(OptionError) in settings.previousSecret = .text(value) },
+    Option(
+      flag: "--previous-secret-file", environment: "STOREHOST_PREVIOUS_SECRET_FILE", valueName: "FILE",
+      help: "File holding the previous secret, instead of --previous-secret.", defaultValue: "none"
+    ) { settings, value throws(OptionError) in settings.previousSecret = .file(value) },
     .number(
       "--max-sessions", "STOREHOST_MAX_SESSIONS", unit: "N", default: 10000, in: 1...10_000_000,
       help: "Most sessions in memory (sessions at rest do not count); past it the least recently used idle one rests, or 503."
@@ -164,6 +205,10 @@ extension Option {
       help: "Steps of each session's history kept and saved with it (actions, who sent them, versions); 0 keeps none and deletes what was kept."
     ) { $0.host.historyLength = $1 },
     .number(
+      "--history-bytes", "STOREHOST_HISTORY_BYTES", unit: "BYTES", default: 4 << 20, in: 1024...(1 << 30),
+      help: "Most bytes of each session's history kept (its steps' JSON); older steps are dropped past it."
+    ) { $0.host.limits.maxHistoryBytes = $1 },
+    .number(
       "--max-state-bytes", "STOREHOST_MAX_STATE_BYTES", unit: "BYTES", default: 1 << 20, in: 1024...(1 << 30),
       help: "Largest session state, as bytes of JSON, an action may leave; one that would pass it changes nothing and answers 413."
     ) { $0.host.limits.maxStateBytes = $1 },
@@ -171,6 +216,10 @@ extension Option {
       "--idempotency-ttl", "STOREHOST_IDEMPOTENCY_TTL", unit: "SECONDS", default: 600, in: 1...86_400,
       help: "How long the answer to an Idempotency-Key request is kept; a repeat after that is applied anew."
     ) { $0.host.limits.idempotencyKeyLifetime = .seconds($1) },
+    .number(
+      "--idempotency-answers", "STOREHOST_IDEMPOTENCY_ANSWERS", unit: "N", default: 256, in: 1...100_000,
+      help: "Most Idempotency-Key answers a session keeps (the newest); a repeat of an older one is applied anew."
+    ) { $0.host.limits.maxIdempotencyAnswers = $1 },
     .number(
       "--max-connections", "STOREHOST_MAX_CONNECTIONS", unit: "N", default: 20000, in: 1...1_000_000,
       help: "Most open HTTP connections; more answer 503."
@@ -268,7 +317,8 @@ func parseSettings(
     }
   }
   if settings.database != nil, settings.secret == nil {
-    throw OptionError(description: "--database needs --secret: every process must sign tokens with the same secret")
+    throw OptionError(
+      description: "--database needs --secret or --secret-file: every process must sign tokens with the same secret")
   }
   if (settings.tlsCertificate == nil) != (settings.tlsKey == nil) {
     throw OptionError(description: "--tls-cert and --tls-key go together")

@@ -51,8 +51,7 @@ log.debug("limits", [
 
 do {
   try FileManager.default.createDirectory(atPath: settings.dataDirectory, withIntermediateDirectories: true)
-  let secret = try settings.secret.map { Array($0.utf8) }
-    ?? SessionSecret.loadOrCreate(inDirectory: settings.dataDirectory)
+  let tokenSigner = try settings.makeTokenSigner()
   let persistence: any SessionPersistence
   let cluster: PostgresCluster?
   if let database = settings.database {
@@ -89,7 +88,7 @@ do {
     configuration: hostConfiguration,
     persistence: persistence,
     cluster: cluster,
-    tokenSigner: try SessionTokenSigner(secret: secret),
+    tokenSigner: tokenSigner,
     initialState: AppFeature.State(),
     reducer: { AppFeature() },
     withDependencies: { [sharedStorage] in

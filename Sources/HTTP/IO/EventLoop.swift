@@ -50,7 +50,7 @@ final class EventLoop: @unchecked Sendable {
     timerFD = try syscallChecked("timerfd_create") {
       timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
     }
-    try syscallChecked("timerfd_settime") { csystem_timerfd_arm(timerFD, Self.nanoseconds(core.tickInterval)) }
+    try syscallChecked("timerfd_settime") { csystem_timerfd_arm(timerFD, core.tickInterval.nanosecondsValue) }
     try selector.register(wakeFD, token: Token.wake, interest: .read)
     try selector.register(timerFD, token: Token.timer, interest: .read)
     try selector.register(listener, token: Token.listener, interest: .read)
@@ -280,13 +280,9 @@ final class EventLoop: @unchecked Sendable {
   private func setTimer(armed: Bool) {
     guard armed != timerArmed else { return }
     timerArmed = armed
-    _ = csystem_timerfd_arm(timerFD, armed ? Self.nanoseconds(core.tickInterval) : 0)
+    _ = csystem_timerfd_arm(timerFD, armed ? core.tickInterval.nanosecondsValue : 0)
   }
 
-  private static func nanoseconds(_ duration: Duration) -> Int {
-    let parts = duration.components
-    return Int(parts.seconds) * 1_000_000_000 + Int(parts.attoseconds / 1_000_000_000)
-  }
 
   /// Answers a connection beyond the limit with 503 (plain HTTP only; a TLS client just
   /// sees the close) and closes it.

@@ -71,8 +71,7 @@ final class ReloadableTLSContext: Sendable {
   /// Looks for a change of the files every `interval` on a background queue, reporting
   /// each reload to `report`, until ``stopWatching()``.
   func startWatching(every interval: Duration, report: @escaping @Sendable (TLSReload) -> Void) {
-    let (seconds, attoseconds) = interval.components
-    let nanoseconds = max(1_000_000, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+    let nanoseconds = max(1_000_000, interval.nanosecondsValue)
     watch.withLock { watch in
       watch?.cancel()
       let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))

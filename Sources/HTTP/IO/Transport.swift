@@ -76,7 +76,7 @@ enum Transport {
   /// `sendmsg` from memory, or the head with `MSG_MORE` and then the file with `sendfile`
   /// from its descriptor. Returns how many bytes were taken, head first.
   func write(fd: Int32, head: UnsafeRawBufferPointer, file: FileBody) throws(SystemError) -> IOResult<Int> {
-    precondition(!isTLS, "a TLS connection copies file bodies into its output")
+    precondition(!isTLS, "a TLS connection writes file bodies through its output, a chunk at a time")
     switch file.source {
     case .memory(let storage):
       var vectors = (

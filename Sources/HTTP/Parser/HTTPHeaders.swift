@@ -46,6 +46,17 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     }
   }
 
+  /// Whether `If-None-Match` names `etag` (a quoted entity tag; weakly, as RFC 9110 has
+  /// it for `GET`) or is `*`; `nil` when the header is absent.
+  public func ifNoneMatch(matches etag: String) -> Bool? {
+    self["If-None-Match"].map { value in
+      value.split(separator: ",").contains { candidate in
+        let tag = String(candidate).trimmingOWS()
+        return tag == "*" || tag == etag || tag == "W/" + etag
+      }
+    }
+  }
+
   public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
 
   public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {

@@ -9,9 +9,8 @@ enum AccessLog {
 
   /// `{"method":…,"path":…,"status":…,"bytes":…,"duration_ms":…}` and a newline.
   static func line(method: String, path: String, status: Int, bytes: Int, duration: Duration) -> String {
-    let (seconds, attoseconds) = duration.components
-    let milliseconds = (Double(seconds) * 1000 + Double(attoseconds) / 1e15) * 1000
+    let microseconds = duration.secondsValue * 1_000_000
     return "{\"method\":\(JSONErrorBody.quoted(method)),\"path\":\(JSONErrorBody.quoted(path)),"
-      + "\"status\":\(status),\"bytes\":\(bytes),\"duration_ms\":\(milliseconds.rounded() / 1000)}\n"
+      + "\"status\":\(status),\"bytes\":\(bytes),\"duration_ms\":\(microseconds.rounded() / 1000)}\n"
   }
 }

@@ -28,8 +28,15 @@ final class Connection: @unchecked Sendable {
   /// Response heads and bodies not yet written.
   private var output: [UInt8] = []
   private var outputOffset = 0
-  /// A file body to write after `output` (on a plain socket; TLS copies it into `output`).
+  /// A file body to write after `output`: on a plain socket from where it is kept, over TLS
+  /// through `output` a chunk at a time as the socket drains. Nothing is queued behind it:
+  /// the next request is answered once it is out (`keepAliveAfterFile`).
   private var pendingFile: FileBody?
+  /// Set while a file body is being written: the request is finished (with this keep-alive)
+  /// once it is out, so a pipelined request's answer never has to wait in memory behind it.
+  private var keepAliveAfterFile: Bool?
+  /// How much of a file body a TLS connection reads into `output` at a time.
+  private static let tlsFileChunkSize = 64 * 1024
   /// The stream's frames not yet written (after `output`), and how much of the first is out.
   private var frames: [EventFrame] = []
   private var frameOffset = 0
@@ -291,7 +298,12 @@ final class Connection: @unchecked Sendable {
     if request.method != "HEAD" { queueBody() }
     log(method: request.method, path: request.path, status: response.status, bytes: bodyCount, start: request.start)
     inFlight = nil
-    perform(machine.responseFinished(keepAlive: keepAlive, now: loop.now))
+    if pendingFile != nil {
+      keepAliveAfterFile = keepAlive
+      flush()
+    } else {
+      perform(machine.responseFinished(keepAlive: keepAlive, now: loop.now))
+    }
   }
 
   /// Takes what the stream queued since the last call and writes it.
@@ -331,40 +343,36 @@ final class Connection: @unchecked Sendable {
   private var hasPendingOutput: Bool { outputOffset < output.count || pendingFile != nil || !frames.isEmpty }
 
   private func queue(_ bytes: [UInt8]) {
+    assert(pendingFile == nil, "nothing is queued behind a file body")
     if !hasPendingOutput { lastWriteProgress = loop.now }
-    copyPendingFile()
     output.append(contentsOf: bytes)
   }
 
-  /// Queues a file body after the output: written from where it is kept, without a copy.
+  /// Queues a file body after the output, written from where it is kept: never copied
+  /// whole.
   private func queue(_ file: FileBody) {
+    assert(pendingFile == nil, "nothing is queued behind a file body")
     if !hasPendingOutput { lastWriteProgress = loop.now }
-    copyPendingFile()
-    if transport.isTLS {
-      output.append(contentsOf: file.bytes)
-    } else if file.count > 0 {
-      pendingFile = file
-    }
-  }
-
-  /// Output queued after an unwritten file body (a pipelined answer) must follow it: the
-  /// rest of the file is copied into `output` first. Rare: only when the socket is full.
-  private func copyPendingFile() {
-    guard let file = pendingFile else { return }
-    pendingFile = nil
-    output.append(contentsOf: file.bytes)
+    if file.count > 0 { pendingFile = file }
   }
 
   private func queueHead(_ response: Response, contentLength: Int?, keepAlive: Bool, minorVersion: Int) {
+    assert(pendingFile == nil, "nothing is queued behind a file body")
     if !hasPendingOutput { lastWriteProgress = loop.now }
-    copyPendingFile()
     ResponseHead.write(
       response, contentLength: contentLength, keepAlive: keepAlive, minorVersion: minorVersion, date: loop.date,
       security: loop.core.securityHeaders, into: &output)
   }
 
   private func flush() {
-    guard writeResponseBytes(), writeFrames() else { return }
+    guard writeResponseBytes() else { return }
+    if let keepAlive = keepAliveAfterFile {
+      // The file body is out: the request is finished, and the next one may be answered.
+      keepAliveAfterFile = nil
+      perform(machine.responseFinished(keepAlive: keepAlive, now: loop.now))
+      return
+    }
+    guard writeFrames() else { return }
     // Everything is out: release large buffers so idle connections stay small.
     output.removeAll(keepingCapacity: output.capacity <= 4096 && stream == nil)
     outputOffset = 0
@@ -377,11 +385,17 @@ final class Connection: @unchecked Sendable {
   /// waits or closed).
   private func writeResponseBytes() -> Bool {
     while outputOffset < output.count || pendingFile != nil {
+      if transport.isTLS, outputOffset == output.count, let file = pendingFile {
+        guard takeChunk(of: file) else {
+          closeNow()
+          return false
+        }
+      }
       let result: IOResult<Int>
       do {
         result = try output.withUnsafeBytes { buffer throws(SystemError) in
           let head = UnsafeRawBufferPointer(rebasing: buffer[outputOffset...])
-          guard let pendingFile else { return try transport.write(fd: fd, head) }
+          guard let pendingFile, !transport.isTLS else { return try transport.write(fd: fd, head) }
           return try transport.write(fd: fd, head: head, file: pendingFile)
         }
       } catch {
@@ -401,6 +415,18 @@ final class Connection: @unchecked Sendable {
       didWrite(count)
     }
     return true
+  }
+
+  /// Moves the next chunk of `file` (the pending file body) into the written `output`, for
+  /// TLS; false when the file on disk shrank, so the answer cannot keep its
+  /// `Content-Length`.
+  private func takeChunk(of file: FileBody) -> Bool {
+    let chunk = file.slice(0..<min(file.count, Self.tlsFileChunkSize))
+    output.removeAll(keepingCapacity: true)
+    outputOffset = 0
+    output.append(contentsOf: chunk.bytes)
+    pendingFile = chunk.count < file.count ? file.slice(chunk.count..<file.count) : nil
+    return output.count == chunk.count
   }
 
   /// Writes the stream's frames, as many per system call as it takes; whether all are out.
@@ -486,6 +512,7 @@ final class Connection: @unchecked Sendable {
     guard !isClosed else { return }
     isClosed = true
     pendingFile = nil
+    keepAliveAfterFile = nil
     requestTask?.cancel()
     requestTask = nil
     stream?.markClosed()

@@ -68,12 +68,7 @@ final class CachedFile: Sendable {
   }
 
   private func notModified(_ headers: HTTPHeaders, etag: String) -> Bool {
-    if let match = headers["If-None-Match"] {
-      return match.split(separator: ",").contains { candidate in
-        let tag = String(candidate).trimmingOWS()
-        return tag == "*" || tag == etag || tag == "W/" + etag
-      }
-    }
+    if let matches = headers.ifNoneMatch(matches: etag) { return matches }
     if let since = headers["If-Modified-Since"].flatMap(HTTPDate.parse) { return modified <= since }
     return false
   }

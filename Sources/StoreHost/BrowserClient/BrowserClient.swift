@@ -38,11 +38,7 @@ public enum BrowserClient {
       throw .notFound("The browser client has no file of this name; it has \(fileNames.joined(separator: ", ")).")
     }
     var headers: HTTPHeaders = ["ETag": file.etag, "Cache-Control": "no-cache"]
-    let matches = request.headers["If-None-Match"]?.split(separator: ",").contains { tag in
-      let tag = tag.trimmingPrefix(" ")
-      return tag == "*" || tag == file.etag || tag == "W/" + file.etag
-    }
-    if matches == true { return Response(status: 304, headers: headers) }
+    if request.headers.ifNoneMatch(matches: file.etag) == true { return Response(status: 304, headers: headers) }
     headers.set("Content-Type", file.contentType)
     return Response(status: 200, headers: headers, body: .bytes(file.bytes))
   }

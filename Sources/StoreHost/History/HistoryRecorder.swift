@@ -48,14 +48,20 @@ final class HistoryRecorder<State: Encodable & Sendable, Action: Encodable & Sen
   let stateVersion: Int
   private let recording: Mutex<Recording>
 
-  /// A recorder keeping `capacity` steps, going on from `restored` (the steps saved with the
-  /// session), and keeping saved steps in memory when its persistence does not
-  /// (`keepsSavedSteps`); ``begin(_:at:json:)`` records where it starts.
-  init(capacity: Int, stateVersion: Int, keepsSavedSteps: Bool, restored: [HistoryRecord] = []) {
+  /// A recorder keeping `capacity` steps within `maxBytes` of step JSON, going on from
+  /// `restored` (the steps saved with the session), and keeping saved steps in memory when
+  /// its persistence does not (`keepsSavedSteps`); ``begin(_:at:json:)`` records where it
+  /// starts.
+  init(
+    capacity: Int, maxBytes: Int, stateVersion: Int, keepsSavedSteps: Bool,
+    restored: [HistoryRecord] = []
+  ) {
     self.stateVersion = stateVersion
     self.recording = Mutex(
       Recording(
-        history: SessionHistory(capacity: capacity, keepsSavedSteps: keepsSavedSteps, restored: restored), version: 0))
+        history: SessionHistory(
+          capacity: capacity, maxBytes: maxBytes, keepsSavedSteps: keepsSavedSteps, restored: restored),
+        version: 0))
   }
 
   /// Records that the session starts (or starts again) at `version` with the state `json`.

@@ -1,11 +1,12 @@
 /// The steps of one session's history that it keeps, oldest first, and which of them are
 /// saved. A pure value, used under its recorder's lock.
 ///
-/// At least the latest ``capacity`` steps are kept. The oldest kept step always holds the
-/// whole state, and every later one the patch from the step before; one step in
-/// ``checkpointInterval`` holds the whole state as well, so any version is a few patches
-/// from a whole state, and older steps are dropped a checkpoint interval at a time: at most
-/// ``capacity`` + ``checkpointInterval`` - 1 are kept.
+/// At least the latest ``capacity`` steps are kept, unless their JSON (actions and patches)
+/// passes ``maxBytes``. The oldest kept step always holds the whole state, and every later
+/// one the patch from the step before; one step in ``checkpointInterval`` holds the whole
+/// state as well, so any version is a few patches from a whole state, and older steps are
+/// dropped a checkpoint interval at a time: at most ``capacity`` + ``checkpointInterval`` - 1
+/// are kept, and beyond ``maxBytes`` only the steps back to the last whole state before it.
 ///
 /// When the session's persistence stores the steps (``SessionPersistence/storesHistory``),
 /// a step leaves memory once its save is durable: memory holds the steps not saved yet and
@@ -32,10 +33,15 @@ struct SessionHistory: Sendable {
   struct Checkpoint: Sendable, Equatable {
     let step: Int
     let version: Int
+    /// The bytes of the JSON of this step and those after it up to the next checkpoint.
+    var bytes: Int
   }
 
-  /// The steps always kept.
+  /// The steps always kept, unless they pass ``maxBytes``.
   let capacity: Int
+  /// The most bytes of step JSON kept (whole states aside), give or take the steps back to
+  /// the whole state before the limit.
+  let maxBytes: Int
   /// One step in this many keeps the whole state.
   let checkpointInterval: Int
   /// Whether saved steps stay in memory (their persistence does not keep them).
@@ -52,16 +58,26 @@ struct SessionHistory: Sendable {
   private var firstUnsavedStep: Int
   /// Steps since the last that keeps the whole state.
   private var sinceCheckpoint = 0
+  /// The bytes of the JSON of every kept step, in memory or saved.
+  private var keptBytes = 0
 
-  /// A history keeping `capacity` steps, going on from `restored` (the steps saved with the
-  /// session, which are saved; unless ``keepsSavedSteps``, only the numbers and versions of
-  /// those that hold the whole state and of the last are read: an outline will do).
-  init(capacity: Int, keepsSavedSteps: Bool, restored: [HistoryRecord] = []) {
+  /// A history keeping `capacity` steps within `maxBytes`, going on from `restored` (the
+  /// steps saved with the session, which are saved; unless ``keepsSavedSteps``, only the
+  /// numbers and versions of those that hold the whole state and of the last are read: an
+  /// outline will do, whose bytes count for the steps it holds only).
+  init(
+    capacity: Int, maxBytes: Int = SessionLimits().maxHistoryBytes, keepsSavedSteps: Bool,
+    restored: [HistoryRecord] = []
+  ) {
     precondition(capacity > 0, "a history keeps at least one step")
     self.capacity = capacity
+    self.maxBytes = maxBytes
     self.checkpointInterval = max(1, capacity / 10)
     self.keepsSavedSteps = keepsSavedSteps
     let ordered = restored.sorted { $0.step < $1.step }
+    let nextStep = (ordered.last?.step ?? -1) + 1
+    self.nextStep = nextStep
+    firstUnsavedStep = nextStep
     // A saved history begins at a whole state; anything before one cannot be read.
     for record in ordered.drop(while: { $0.state == nil }) {
       if keepsSavedSteps {
@@ -70,12 +86,9 @@ struct SessionHistory: Sendable {
             step: record.step, version: record.version, stateVersion: record.stateVersion, json: record.json,
             checkpoint: record.state.map(HistoryCheckpoint.init(json:))))
       }
-      if record.state != nil { checkpoints.append(Checkpoint(step: record.step, version: record.version)) }
+      count(record.json.count, holdingWholeState: record.state != nil, step: record.step, version: record.version)
       lastVersion = record.version
     }
-    let nextStep = (ordered.last?.step ?? -1) + 1
-    self.nextStep = nextStep
-    firstUnsavedStep = nextStep
     sinceCheckpoint = checkpoints.last.map { nextStep - 1 - $0.step } ?? 0
     trim()
   }
@@ -101,7 +114,7 @@ struct SessionHistory: Sendable {
     // Grown as an array grows, but never past the most steps kept.
     if steps.count == steps.capacity { steps.reserveCapacity(min(max(steps.count * 2, 2), maxKept)) }
     steps.append(Step(step: nextStep, version: version, stateVersion: stateVersion, json: json, checkpoint: checkpoint))
-    if checkpoint != nil { checkpoints.append(Checkpoint(step: nextStep, version: version)) }
+    count(json.count, holdingWholeState: checkpoint != nil, step: nextStep, version: version)
     nextStep += 1
     lastVersion = version
     sinceCheckpoint = checkpoint == nil ? sinceCheckpoint + 1 : 0
@@ -114,12 +127,25 @@ struct SessionHistory: Sendable {
     checkpoints.removeAll()
     lastVersion = nil
     sinceCheckpoint = 0
+    keptBytes = 0
+  }
+
+  /// Counts a kept step of `bytes` bytes of JSON.
+  private mutating func count(_ bytes: Int, holdingWholeState: Bool, step: Int, version: Int) {
+    if holdingWholeState {
+      checkpoints.append(Checkpoint(step: step, version: version, bytes: bytes))
+    } else {
+      checkpoints[checkpoints.count - 1].bytes += bytes
+    }
+    keptBytes += bytes
   }
 
   /// Drops the oldest steps down to the newest step holding the whole state that leaves at
-  /// least ``capacity`` steps.
+  /// least ``capacity`` steps, or that leaves no more than ``maxBytes``.
   private mutating func trim() {
-    while checkpoints.count > 1, nextStep - checkpoints[1].step >= capacity { checkpoints.removeFirst() }
+    while checkpoints.count > 1, nextStep - checkpoints[1].step >= capacity || keptBytes > maxBytes {
+      keptBytes -= checkpoints.removeFirst().bytes
+    }
     let firstKept = firstKeptStep
     if let first = steps.first, first.step < firstKept {
       steps.removeFirst(steps.firstIndex { $0.step >= firstKept } ?? steps.count)

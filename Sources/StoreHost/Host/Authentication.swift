@@ -18,6 +18,14 @@ struct Authentication {
   /// The cookie that carries a session's token.
   static let cookieName = "storehost_token"
 
+  /// The token of an `Authorization: Bearer <token>` header's value, or `nil` for another
+  /// scheme.
+  static func bearerToken(in authorization: String) -> String? {
+    let parts = authorization.split(separator: " ", maxSplits: 1)
+    guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+    return String(parts[1])
+  }
+
   /// Checks that `request` carries a valid token for `sessionID`, and for cookie-carried
   /// tokens on unsafe methods, that it comes from this server's origin. A browser holding
   /// several sessions sends one cookie per session: the one for `sessionID` counts.
@@ -25,10 +33,10 @@ struct Authentication {
     _ request: Request, for sessionID: SessionID, with signer: SessionTokenSigner
   ) throws(HTTPError) -> Authentication {
     if let authorization = request.headers["Authorization"] {
-      let parts = authorization.split(separator: " ", maxSplits: 1)
-      guard parts.count == 2, parts[0].lowercased() == "bearer", signer.verify(String(parts[1]), for: sessionID)
-      else { throw .unauthorized() }
-      return Authentication(carrier: .bearer, token: String(parts[1]))
+      guard let token = bearerToken(in: authorization), signer.verify(token, for: sessionID) else {
+        throw .unauthorized()
+      }
+      return Authentication(carrier: .bearer, token: token)
     }
     let candidates = request.cookies.lazy.filter { $0.name == cookieName }.map(\.value)
     guard let token = candidates.first(where: { signer.verify($0, for: sessionID) }) else {

@@ -4,7 +4,8 @@ import HTTP
 
 /// The routes of a session's history (see ``SessionHistory``): reading it, a state of it, a
 /// test rebuilding it, a fork from one of its versions, a replay through this build, and
-/// clearing it. Each takes the session's own credentials, and runs where the session lives.
+/// clearing it. Each takes the session's own credentials, runs where the session lives, and
+/// counts as one action against the session's rate limit.
 extension SessionHost {
   func addHistoryRoutes(to router: inout Router) {
     router.get("/api/sessions/{id}/history", runsOn: .sharedPool) { [self] in try await history($0) }
@@ -116,8 +117,9 @@ extension SessionHost {
   // MARK: Reading
 
   /// Answers `request` with `body`, given the session it names and its history, where the
-  /// session lives (in a cluster, its owner answers).
-  /// - Throws: 404 `history_off` when the host keeps none.
+  /// session lives (in a cluster, its owner answers), once the session's rate limit lets
+  /// one more action through.
+  /// - Throws: 404 `history_off` when the host keeps none, 429 `rate_limited`.
   private func withHistory(
     _ request: Request,
     _ body: (Session<State, Action>, HistoryRecorder<State, Action>) async throws -> Response
@@ -129,7 +131,12 @@ extension SessionHost {
     }
     defer { session.exit() }
     guard let history = session.history else { throw HTTPError.historyOff() }
-    session.touch()
+    if case let .limited(retryAfter) = session.admit(actions: 1) {
+      throw HTTPError.rateLimited(
+        retryAfter: retryAfter,
+        "This session's history routes count against its rate limit "
+          + "(\(Int(configuration.limits.actionsPerSecond)) actions per second); slow down.")
+    }
     return try await body(session, history)
   }
 

@@ -35,11 +35,7 @@ extension SessionHost {
       Task { [self] in
         for (slot, watch) in watches.enumerated() {
           guard !stream.isClosed else { return }
-          if let followers {
-            await start(watch, slot: slot, on: multiplexed, query: query, followers: followers)
-          } else {
-            await start(watch, slot: slot, on: multiplexed, query: query)
-          }
+          await start(watch, slot: slot, on: multiplexed, query: query)
         }
       }
     })
@@ -74,39 +70,25 @@ extension SessionHost {
     return watches
   }
 
-  /// Starts one session's watch on a stream of several, here, bringing the session back
-  /// from storage if it rests there.
+  /// Starts one session's watch on a stream of several: in a cluster from the session's
+  /// announcements, else here, bringing the session back from storage if it rests there.
   private func start(
     _ watch: CheckedWatch, slot: Int, on multiplexed: MultiplexedStream, query: MultiplexedEventsRequest
   ) async {
     if let refusal = watch.refusal { return multiplexed.drop(watch.id, slot: slot, because: refusal) }
-    let session: Session<State, Action>
-    do {
-      session = try await liveSession(watch.id)
-    } catch {
-      return multiplexed.drop(watch.id, slot: slot, because: error as? HTTPError ?? .databaseUnavailable())
+    let sink = multiplexed.sink(slot: slot)
+    let options = options(of: query, for: watch)
+    let onEnd: @Sendable () -> Void = { multiplexed.drop(watch.id, slot: slot, because: .sessionNotFound()) }
+    let result: Result<StopWatching, HTTPError>
+    if let followers {
+      result = await watchFollowed(watch.id, by: followers, sink: sink, options: options, onEnd: onEnd)
+    } else {
+      do {
+        result = self.watch(try await liveSession(watch.id), sink: sink, options: options, onEnd: onEnd)
+      } catch {
+        return multiplexed.drop(watch.id, slot: slot, because: error as? HTTPError ?? .databaseUnavailable())
+      }
     }
-    let result = self.watch(
-      session, sink: multiplexed.sink(slot: slot), options: options(of: query, for: watch),
-      onEnd: { multiplexed.drop(watch.id, slot: slot, because: .sessionNotFound()) })
-    started(result, watch, slot: slot, on: multiplexed)
-  }
-
-  /// Starts one session's watch on a stream of several, in a cluster.
-  private func start(
-    _ watch: CheckedWatch, slot: Int, on multiplexed: MultiplexedStream, query: MultiplexedEventsRequest,
-    followers: SessionFollowers
-  ) async {
-    if let refusal = watch.refusal { return multiplexed.drop(watch.id, slot: slot, because: refusal) }
-    let result = await watchFollowed(
-      watch.id, by: followers, sink: multiplexed.sink(slot: slot), options: options(of: query, for: watch),
-      onEnd: { multiplexed.drop(watch.id, slot: slot, because: .sessionNotFound()) })
-    started(result, watch, slot: slot, on: multiplexed)
-  }
-
-  private func started(
-    _ result: Result<StopWatching, HTTPError>, _ watch: CheckedWatch, slot: Int, on multiplexed: MultiplexedStream
-  ) {
     switch result {
     case .success(let stop): multiplexed.started(watch.id, stop: stop)
     case .failure(let refusal): multiplexed.drop(watch.id, slot: slot, because: refusal)

@@ -323,7 +323,8 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   private func makeHistory(restoring restored: [HistoryRecord] = []) -> HistoryRecorder<State, Action>? {
     guard configuration.historyLength > 0 else { return nil }
     return HistoryRecorder(
-      capacity: configuration.historyLength, stateVersion: SavedState.version(of: State.self),
+      capacity: configuration.historyLength, maxBytes: configuration.limits.maxHistoryBytes,
+      stateVersion: SavedState.version(of: State.self),
       keepsSavedSteps: !persistence.storesHistory, restored: restored)
   }
 

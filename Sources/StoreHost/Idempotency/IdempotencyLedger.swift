@@ -4,9 +4,9 @@ import Foundation
 /// kept for repeats, the keys being answered now, and the answers not yet saved. A pure
 /// value, used under the session's lock.
 ///
-/// Answers are kept for ``lifetime`` after they were given, however many there are: a
-/// session can only give as many as its rate limit lets through in that time, which bounds
-/// the memory (see ``SessionLimits/idempotencyKeyLifetime``).
+/// Answers are kept for ``lifetime`` after they were given, and at most the newest
+/// ``maxAnswers`` of them (see ``SessionLimits/maxIdempotencyAnswers``): recording one costs
+/// the same however many are kept.
 struct IdempotencyLedger: Sendable {
   /// What to do with a request carrying a key.
   enum Admission: Equatable {
@@ -21,21 +21,38 @@ struct IdempotencyLedger: Sendable {
     case inUse
   }
 
+  /// An answer, with the order it was recorded in.
+  private struct Recorded: Sendable {
+    let answer: RememberedAnswer
+    let serial: Int
+  }
+
   /// How long an answer is kept.
   let lifetime: Duration
+  /// How many answers are kept at most: the newest.
+  let maxAnswers: Int
   /// The kept answers, by key.
-  private(set) var answers: [String: RememberedAnswer] = [:]
-  /// The kept answers' keys, oldest first, with when each was given.
-  private var expiries: [(key: String, answeredAt: Date)] = []
-  /// Answers given but not yet saved, oldest first.
-  private var unsaved: [RememberedAnswer] = []
+  private var answers: [String: Recorded] = [:]
+  /// Every recording still counted against ``maxAnswers``, oldest first from `oldest` on: a
+  /// queue whose front moves on without shifting the rest. An answer given again to the
+  /// same key is recorded again; the older recording then forgets nothing when it leaves.
+  private var recordings: [(key: String, serial: Int, answeredAt: Date)] = []
+  private var oldest = 0
+  private var nextSerial = 0
+  /// Answers given but not yet saved, by key.
+  private var unsaved: [String: Recorded] = [:]
   private var inFlight: [String: String] = [:]
 
-  /// A ledger keeping answers for `lifetime`, starting with `restored` (answers saved with
-  /// the session); those given longer ago than `lifetime` before `now` are left out.
-  init(lifetime: Duration, restored: [RememberedAnswer] = [], now: Date = Date()) {
+  /// A ledger keeping answers for `lifetime`, at most `maxAnswers` of them, starting with
+  /// `restored` (answers saved with the session): those given longer ago than `lifetime`
+  /// before `now`, and all but the newest `maxAnswers`, are left out.
+  init(
+    lifetime: Duration, maxAnswers: Int = SessionLimits().maxIdempotencyAnswers,
+    restored: [RememberedAnswer] = [], now: Date = Date()
+  ) {
     self.lifetime = lifetime
-    for answer in restored.sorted(by: { $0.answeredAt < $1.answeredAt }) { remember(answer) }
+    self.maxAnswers = maxAnswers
+    for answer in restored.sorted(by: { $0.answeredAt < $1.answeredAt }).suffix(maxAnswers) { remember(answer) }
     forgetExpired(now: now)
   }
 
@@ -44,7 +61,7 @@ struct IdempotencyLedger: Sendable {
   mutating func admit(_ key: String, digest: String, now: Date) -> Admission {
     forgetExpired(now: now)
     if let pending = inFlight[key] { return pending == digest ? .inUse : .reused }
-    if let answer = answers[key] {
+    if let answer = answers[key]?.answer {
       return answer.bodyDigest == digest ? .replay(answer) : .reused
     }
     inFlight[key] = digest
@@ -55,9 +72,7 @@ struct IdempotencyLedger: Sendable {
   /// (or was refused part way): replayed to repeats once the request is finished, and saved
   /// with the next save. A later answer to the same key replaces it.
   mutating func record(_ key: String, answer: RememberedAnswer) {
-    remember(answer)
-    unsaved.removeAll { $0.key == key }
-    unsaved.append(answer)
+    unsaved[key] = remember(answer)
   }
 
   /// Ends the request with `key`; repeats get its recorded answer from now on.
@@ -70,32 +85,44 @@ struct IdempotencyLedger: Sendable {
     inFlight[key] = nil
   }
 
-  /// The answers a save of the state at `version` writes: those not saved yet that report
-  /// it or an earlier version.
+  /// The answers a save of the state at `version` writes, in the order they were given:
+  /// those not saved yet that report it or an earlier version.
   func unsavedAnswers(through version: Int) -> [RememberedAnswer] {
-    unsaved.filter { $0.version <= version }
+    unsaved.values.filter { $0.answer.version <= version }.sorted { $0.serial < $1.serial }.map(\.answer)
   }
 
   /// Records that a save of the state at `version`, with its answers, is durable.
   mutating func didSave(through version: Int) {
-    unsaved.removeAll { $0.version <= version }
+    unsaved = unsaved.filter { $0.value.answer.version > version }
   }
 
   /// The number of answers kept.
   var count: Int { answers.count }
 
-  private mutating func remember(_ answer: RememberedAnswer) {
-    answers[answer.key] = answer
-    expiries.append((answer.key, answer.answeredAt))
+  @discardableResult
+  private mutating func remember(_ answer: RememberedAnswer) -> Recorded {
+    let recorded = Recorded(answer: answer, serial: nextSerial)
+    nextSerial += 1
+    answers[answer.key] = recorded
+    recordings.append((answer.key, recorded.serial, answer.answeredAt))
+    while recordings.count - oldest > maxAnswers { forgetOldest() }
+    return recorded
   }
 
   private mutating func forgetExpired(now: Date) {
-    let oldest = now.addingTimeInterval(-lifetime.secondsValue)
-    guard let first = expiries.first, first.answeredAt < oldest else { return }
-    let expired = expiries.prefix { $0.answeredAt < oldest }
-    for entry in expired where answers[entry.key]?.answeredAt == entry.answeredAt {
-      answers[entry.key] = nil
+    let limit = now.addingTimeInterval(-lifetime.secondsValue)
+    while oldest < recordings.count, recordings[oldest].answeredAt < limit { forgetOldest() }
+  }
+
+  /// Drops the oldest recording, and its answer unless the key was answered again since.
+  private mutating func forgetOldest() {
+    let recording = recordings[oldest]
+    if answers[recording.key]?.serial == recording.serial { answers[recording.key] = nil }
+    oldest += 1
+    // Shifting the rest once half the queue is spent keeps each forgetting O(1) on average.
+    if oldest * 2 >= recordings.count {
+      recordings.removeFirst(oldest)
+      oldest = 0
     }
-    expiries.removeFirst(expired.count)
   }
 }

@@ -34,10 +34,18 @@ public struct SessionLimits: Hashable, Sendable {
   /// Changes of shared values are never refused. Default 1 MiB.
   public var maxStateBytes: Int = 1 << 20
   /// How long the answer to an `Idempotency-Key` request is kept, in memory and in storage,
-  /// so a repeat replays it; a repeat after that is applied anew. A session keeps at most
-  /// the answers its rate limit lets it earn meanwhile (``actionBurst`` +
-  /// ``actionsPerSecond`` × this), about 120 bytes each. Default 10 minutes.
+  /// so a repeat replays it; a repeat after that is applied anew. Default 10 minutes.
   public var idempotencyKeyLifetime: Duration = .seconds(600)
+  /// Most `Idempotency-Key` answers a session keeps in memory (about 120 bytes each): the
+  /// newest, each for ``idempotencyKeyLifetime`` at most. A repeat of an older one is applied
+  /// anew. Default 256.
+  public var maxIdempotencyAnswers: Int = 256
+
+  /// Most bytes of a session's history (``SessionHostConfiguration/historyLength``) kept,
+  /// as the JSON of its steps (actions and patches; the whole states kept one step in ten
+  /// aside): older steps are dropped beyond it, back to the whole state before the limit.
+  /// Default 4 MiB.
+  public var maxHistoryBytes: Int = 4 << 20
 
   /// The defaults above.
   public init() {}
@@ -57,6 +65,8 @@ public struct SessionLimits: Hashable, Sendable {
       ("eventHistoryLength", eventHistoryLength >= 0),
       ("maxStateBytes", maxStateBytes > 0),
       ("idempotencyKeyLifetime", idempotencyKeyLifetime > .zero),
+      ("maxIdempotencyAnswers", maxIdempotencyAnswers > 0),
+      ("maxHistoryBytes", maxHistoryBytes > 0),
     ]
     if let (field, _) = positive.first(where: { !$0.1 }) { throw .outOfRange(field) }
     guard maxActionsPerBatch <= actionBurst else {

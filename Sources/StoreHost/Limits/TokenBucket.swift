@@ -58,8 +58,7 @@ public struct TokenBucket<Instant: InstantProtocol>: Sendable where Instant.Dura
     // An instant earlier than the last refill (a clock that went back) adds nothing.
     guard now > refilledAt else { return }
     let elapsed = refilledAt.duration(to: now)
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    tokens = min(Double(burst), tokens + seconds * ratePerSecond)
+    tokens = min(Double(burst), tokens + elapsed.secondsValue * ratePerSecond)
     refilledAt = now
   }
 }

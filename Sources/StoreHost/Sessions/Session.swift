@@ -203,7 +203,8 @@ final class Session<State: Codable & Equatable & Sendable, Action: Encodable & S
       Activity(
         lastActiveAt: Date(), lastActiveInstant: .now,
         rateLimit: TokenBucket(limits: limits, now: .now)))
-    idempotency = Mutex(IdempotencyLedger(lifetime: limits.idempotencyKeyLifetime, restored: restored?.answers ?? []))
+    idempotency = Mutex(IdempotencyLedger(
+      lifetime: limits.idempotencyKeyLifetime, maxAnswers: limits.maxIdempotencyAnswers, restored: restored?.answers ?? []))
     let observation = store.observe { [weak self] snapshot in self?.stateDidChange(snapshot) }
     self.observation.withLock { $0 = observation }
   }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The token-signing secret kept in the data directory, so tokens stay valid across restarts.
+/// The token-signing secret: kept in the data directory, so tokens stay valid across
+/// restarts, or read from a file the deployment provides (a Kubernetes or Docker secret).
 public enum SessionSecret {
   /// The secret's file name inside the data directory.
   public static let fileName = "session-secret"
@@ -14,7 +15,7 @@ public enum SessionSecret {
   /// crash never leaves a partial secret and two processes starting together agree on one.
   public static func loadOrCreate(inDirectory directory: String) throws(SessionSecretError) -> [UInt8] {
     let path = directory + "/" + fileName
-    if let secret = try read(path) { return secret }
+    if let secret = try read(path) { return try checked(secret, from: path) }
     guard mkdir(directory, 0o700) == 0 || errno == EEXIST else { throw .system("mkdir", path: directory, errno: errno) }
     let temporary = path + "." + Base64URL.encode(SecureRandom.bytes(9)) + ".tmp"
     try write(SecureRandom.bytes(generatedLength), toNewFile: temporary)
@@ -24,10 +25,28 @@ public enum SessionSecret {
     }
     try syncDirectory(directory)
     guard let secret = try read(path) else { throw .system("open", path: path, errno: ENOENT) }
-    return secret
+    return try checked(secret, from: path)
   }
 
-  /// The file's bytes, or `nil` when it does not exist.
+  /// The secret in the file at `path`, without the line ending a text file ends with
+  /// (`\n` or `\r\n`), as a secret mounted by Kubernetes or Docker may.
+  public static func read(file path: String) throws(SessionSecretError) -> [UInt8] {
+    guard var bytes = try read(path) else { throw .system("open", path: path, errno: ENOENT) }
+    if bytes.last == UInt8(ascii: "\n") {
+      bytes.removeLast()
+      if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+    }
+    return try checked(bytes, from: path)
+  }
+
+  private static func checked(_ bytes: [UInt8], from path: String) throws(SessionSecretError) -> [UInt8] {
+    guard bytes.count >= SessionTokenSigner.minimumSecretLength else {
+      throw .invalidLength(path: path, length: bytes.count)
+    }
+    return bytes
+  }
+
+  /// The file's bytes (at most 4096), or `nil` when it does not exist.
   private static func read(_ path: String) throws(SessionSecretError) -> [UInt8]? {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     if descriptor < 0 {
@@ -44,9 +63,6 @@ public enum SessionSecret {
       if count == 0 { break }
       bytes += buffer[..<count]
       guard bytes.count <= 4096 else { throw .invalidLength(path: path, length: bytes.count) }
-    }
-    guard bytes.count >= SessionTokenSigner.minimumSecretLength else {
-      throw .invalidLength(path: path, length: bytes.count)
     }
     return bytes
   }

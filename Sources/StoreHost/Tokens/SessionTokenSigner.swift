@@ -20,19 +20,24 @@ public struct SessionTokenSigner: Sendable {
   private static let nonceLength = 16
   private static let macLength = 32
 
-  private let contexts: HMACContexts
-  /// Keyed with a key derived from the secret for one other use: signing the requests one
-  /// process of a cluster forwards to another (``ForwardingSignature``), so no token MAC can
-  /// ever pass for a forwarding signature, nor the other way round.
-  private let forwarding: HMACContexts
+  /// The current secret's keys, which sign, then the previous secret's, which only verify.
+  private let keys: [SigningKeys]
 
-  /// - Parameter secret: At least ``minimumSecretLength`` random bytes.
-  public init(secret: [UInt8]) throws(SessionTokenSignerError) {
-    guard secret.count >= Self.minimumSecretLength else {
-      throw .secretTooShort(length: secret.count, minimum: Self.minimumSecretLength)
+  /// - Parameters:
+  ///   - secret: At least ``minimumSecretLength`` random bytes; everything issued is signed
+  ///     with it.
+  ///   - previousSecret: A secret being rotated out, also at least ``minimumSecretLength``
+  ///     bytes: what it signed is still accepted, so a cluster can change its secret one
+  ///     process at a time.
+  public init(secret: [UInt8], previousSecret: [UInt8]? = nil) throws(SessionTokenSignerError) {
+    var keys: [SigningKeys] = []
+    for secret in [secret] + (previousSecret.map { [$0] } ?? []) {
+      guard secret.count >= Self.minimumSecretLength else {
+        throw .secretTooShort(length: secret.count, minimum: Self.minimumSecretLength)
+      }
+      keys.append(SigningKeys(secret: secret))
     }
-    contexts = HMACContexts(key: secret)
-    forwarding = HMACContexts(key: contexts.mac(Array("storehost forwarded request v1".utf8)[...]))
+    self.keys = keys
   }
 
   /// A new token for `sessionID`; every call gives a different token.
@@ -58,10 +63,17 @@ public struct SessionTokenSigner: Sendable {
     verify(token) == sessionID
   }
 
-  func mac(_ message: ArraySlice<UInt8>) -> [UInt8] { contexts.mac(message) }
+  /// The MAC of `message` with the current secret.
+  func mac(_ message: ArraySlice<UInt8>) -> [UInt8] { keys[0].tokens.mac(message) }
 
-  /// The HMAC-SHA256 of a forwarded request's description, with the forwarding key.
-  func forwardingMAC(_ message: [UInt8]) -> [UInt8] { forwarding.mac(message[...]) }
+  /// The HMAC-SHA256 of a forwarded request's description, with the current forwarding key.
+  func forwardingMAC(_ message: [UInt8]) -> [UInt8] { keys[0].forwarding.mac(message[...]) }
+
+  /// Whether `given` is the forwarding MAC of `message` under either secret, compared in
+  /// constant time.
+  func forwardingMACMatches(_ message: [UInt8], _ given: [UInt8]) -> Bool {
+    keys.contains { constantTimeEqual($0.forwarding.mac(message[...])[...], given[...]) }
+  }
 
   /// `text` decoded and cut into what the MAC covers and the MAC, when its first byte is
   /// `format` (a session token's, or another kind's) and it has room for `headerLength`
@@ -74,14 +86,10 @@ public struct SessionTokenSigner: Sendable {
     return SignedBytes(bytes: bytes.dropLast(Self.macLength), mac: bytes.suffix(Self.macLength))
   }
 
-  /// Whether `signed` carries the MAC of its bytes, compared in constant time.
+  /// Whether `signed` carries the MAC of its bytes under either secret, compared in
+  /// constant time.
   func macMatches(_ signed: SignedBytes) -> Bool {
-    let expected = mac(signed.bytes)
-    return expected.withUnsafeBytes { expected in
-      signed.mac.withUnsafeBytes { given in
-        CRYPTO_memcmp(expected.baseAddress, given.baseAddress, Self.macLength) == 0
-      }
-    }
+    keys.contains { constantTimeEqual($0.tokens.mac(signed.bytes)[...], signed.mac) }
   }
 
   /// The two parts of a decoded token.
@@ -89,6 +97,28 @@ public struct SessionTokenSigner: Sendable {
     /// Everything the MAC covers: the format byte, its header and the session id.
     let bytes: ArraySlice<UInt8>
     let mac: ArraySlice<UInt8>
+  }
+}
+
+/// The keys derived from one secret.
+private struct SigningKeys: Sendable {
+  let tokens: HMACContexts
+  /// Keyed with a key derived from the secret for one other use: signing the requests one
+  /// process of a cluster forwards to another (``ForwardingSignature``), so no token MAC can
+  /// ever pass for a forwarding signature, nor the other way round.
+  let forwarding: HMACContexts
+
+  init(secret: [UInt8]) {
+    tokens = HMACContexts(key: secret)
+    forwarding = HMACContexts(key: tokens.mac(Array("storehost forwarded request v1".utf8)[...]))
+  }
+}
+
+/// Whether two byte strings are equal, in time that depends on their lengths only.
+func constantTimeEqual(_ first: ArraySlice<UInt8>, _ second: ArraySlice<UInt8>) -> Bool {
+  guard first.count == second.count else { return false }
+  return first.withUnsafeBytes { first in
+    second.withUnsafeBytes { second in CRYPTO_memcmp(first.baseAddress, second.baseAddress, first.count) == 0 }
   }
 }
 

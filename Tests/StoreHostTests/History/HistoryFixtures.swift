@@ -75,11 +75,13 @@ let historySigner = try! SessionTokenSigner(secret: Array(repeating: 5, count: 3
 
 /// A host of ``Journal`` keeping `history` steps, whose `increment` adds `step`.
 func journalHost(
-  _ persistence: some SessionPersistence, history: Int = 100, step: Int = 1, maxStateBytes: Int = 1 << 20
+  _ persistence: some SessionPersistence, history: Int = 100, step: Int = 1, maxStateBytes: Int = 1 << 20,
+  limits: (inout SessionLimits) -> Void = { _ in }
 ) -> SessionHost<Journal.State, Journal.Action> {
   var configuration = SessionHostConfiguration()
   configuration.historyLength = history
   configuration.limits.maxStateBytes = maxStateBytes
+  limits(&configuration.limits)
   return SessionHost(
     configuration: configuration, persistence: persistence, tokenSigner: historySigner,
     initialState: Journal.State(), reducer: { Journal(step: step) })

@@ -136,6 +136,38 @@ import Testing
     #expect(steps.map { $0["kind"] } == ["cleared"])
     #expect(steps.map { $0["version"] } == [5])
   }
+
+  @Test func historyRoutesTakeFromTheSessionsRateLimit() async throws {
+    let host = journalHost(InMemorySessionPersistence()) {
+      $0.actionBurst = 3
+      $0.maxActionsPerBatch = 3
+      $0.actionsPerSecond = 1
+    }
+    let (session, token) = try await session(of: host)
+    for _ in 0..<3 {
+      #expect(await request(host, "GET", "/api/sessions/\(session.id)/history", token: token).status == 200)
+    }
+    let limited = await request(host, "GET", "/api/sessions/\(session.id)/history", token: token)
+    #expect(limited.status == 429)
+    #expect(try JSONValue(parsing: limited.body)["error"]?["code"] == "rate_limited")
+    #expect(limited.headers["Retry-After"] != nil)
+    let replay = await request(host, "POST", "/api/sessions/\(session.id)/replay", token: token)
+    #expect(replay.status == 429)
+  }
+
+  @Test func historyRoutesShareTheBucketOfTheSessionsActions() async throws {
+    let host = journalHost(InMemorySessionPersistence()) {
+      $0.actionBurst = 2
+      $0.maxActionsPerBatch = 2
+      $0.actionsPerSecond = 1
+    }
+    let (session, token) = try await session(of: host)
+    #expect(await request(host, "POST", "/api/sessions/\(session.id)/replay", token: token).status == 201)
+    let action = await request(
+      host, "POST", "/api/sessions/\(session.id)/actions", token: token, body: #""increment""#)
+    #expect(action.status == 202)
+    #expect(await request(host, "GET", "/api/sessions/\(session.id)/history/test.swift", token: token).status == 429)
+  }
 }
 
 extension JSONValue {

@@ -89,4 +89,19 @@ import Testing
     #expect(history.unsavedSteps(through: 40).steps.map(\.step) == [40])
     #expect(history.unsavedSteps(through: 40).firstKeptStep == 9)
   }
+
+  @Test func itKeepsNoMoreBytesThanItsBoundAllows() {
+    var history = SessionHistory(capacity: 1_000, maxBytes: 10_000, keepsSavedSteps: true)
+    let stepJSON = Array(repeating: UInt8(ascii: " "), count: 100)
+    for version in 0..<5_000 {
+      let checkpoint = history.needsCheckpoint ? HistoryCheckpoint(json: Array("{}".utf8)) : nil
+      history.append(version: version, stateVersion: 0, json: stepJSON, checkpoint: checkpoint)
+      let kept = history.steps.reduce(0) { $0 + $1.json.count }
+      // The bound, and at most the steps back to the last whole state before it.
+      #expect(kept <= 10_000 + history.checkpointInterval * 100)
+      #expect(history.steps.first?.checkpoint != nil)
+    }
+    #expect(history.steps.count < 1_000)
+    #expect(history.steps.last?.version == 4_999)
+  }
 }

@@ -37,6 +37,8 @@ import Testing
     #expect(try get("storehost.js", headers: ["If-None-Match": etag]).status == 304)
     #expect(try get("storehost.js", headers: ["If-None-Match": "\"other\", \(etag)"]).status == 304)
     #expect(try get("storehost.js", headers: ["If-None-Match": "\"other\""]).status == 200)
+    // As for static files: optional white space is spaces or tabs, on either side.
+    #expect(try get("storehost.js", headers: ["If-None-Match": "\"other\",\t\(etag) "]).status == 304)
     #expect(try get("json-patch.js").headers["ETag"] != etag)
   }
 

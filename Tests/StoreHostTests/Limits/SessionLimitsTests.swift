@@ -14,6 +14,8 @@ import Testing
     #expect(limits.maxEventStreamsPerSession == 8)
     #expect(limits.maxRunningEffectsPerSession == 64)
     #expect(limits.eventHistoryLength == 32)
+    #expect(limits.maxIdempotencyAnswers == 256)
+    #expect(limits.maxHistoryBytes == 4 << 20)
     try limits.validate()
   }
 

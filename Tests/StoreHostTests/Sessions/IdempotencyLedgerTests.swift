@@ -31,8 +31,8 @@ import Testing
     #expect(ledger.unsavedAnswers(through: .max).isEmpty)
   }
 
-  @Test func answersAreKeptForTheirLifetimeHoweverManyThereAre() {
-    var ledger = IdempotencyLedger(lifetime: .seconds(60))
+  @Test func answersAreKeptForTheirLifetimeWithinTheBound() {
+    var ledger = IdempotencyLedger(lifetime: .seconds(60), maxAnswers: 1000)
     for index in 0..<1000 {
       let key = "k\(index)"
       let at = now.addingTimeInterval(Double(index) / 100)
@@ -81,5 +81,39 @@ import Testing
     #expect(ledger.unsavedAnswers(through: .max).isEmpty)
     #expect(ledger.admit("recent", digest: "d", now: now) == .replay(recent))
     #expect(ledger.admit("old", digest: "d", now: now) == .proceed)
+  }
+
+  @Test func aSessionKeepsOnlyItsNewestAnswers() {
+    var ledger = IdempotencyLedger(lifetime: .seconds(86_400), maxAnswers: 3)
+    for index in 0..<10_000 {
+      let key = "k\(index)"
+      #expect(ledger.admit(key, digest: "d", now: now) == .proceed)
+      ledger.record(key, answer: answer(key, version: index, at: now))
+      ledger.finish(key)
+    }
+    #expect(ledger.count == 3)
+    for index in 9_997..<10_000 {
+      #expect(ledger.admit("k\(index)", digest: "d", now: now) == .replay(answer("k\(index)", version: index, at: now)))
+    }
+    #expect(ledger.admit("k9996", digest: "d", now: now) == .proceed)
+  }
+
+  @Test func anAnswerGivenAgainCountsOnceTowardsTheBound() {
+    var ledger = IdempotencyLedger(lifetime: .seconds(60), maxAnswers: 2)
+    for (key, version) in [("a", 1), ("b", 2), ("b", 3)] {
+      _ = ledger.admit(key, digest: "d", now: now)
+      ledger.record(key, answer: answer(key, version: version, at: now))
+      ledger.finish(key)
+    }
+    #expect(ledger.admit("b", digest: "d", now: now) == .replay(answer("b", version: 3, at: now)))
+    #expect(ledger.count <= 2)
+  }
+
+  @Test func restoredAnswersAreBoundedToTheNewest() {
+    let restored = (0..<5).map { answer("k\($0)", version: $0, at: now.addingTimeInterval(Double($0))) }
+    var ledger = IdempotencyLedger(lifetime: .seconds(60), maxAnswers: 2, restored: restored.shuffled(), now: now)
+    #expect(ledger.count == 2)
+    #expect(ledger.admit("k4", digest: "d", now: now) == .replay(restored[4]))
+    #expect(ledger.admit("k2", digest: "d", now: now) == .proceed)
   }
 }

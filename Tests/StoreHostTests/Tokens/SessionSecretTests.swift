@@ -39,4 +39,19 @@ import Testing
       try SessionSecret.loadOrCreate(inDirectory: directory)
     }
   }
+
+  @Test func readsAMountedSecretFileWithoutItsTrailingNewline() throws {
+    let directory = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let path = directory + "/secret"
+    let secret = String(repeating: "s", count: 40)
+    try Data((secret + "\n").utf8).write(to: URL(fileURLWithPath: path))
+    #expect(try SessionSecret.read(file: path) == Array(secret.utf8))
+    try Data((secret + "\r\n").utf8).write(to: URL(fileURLWithPath: path))
+    #expect(try SessionSecret.read(file: path) == Array(secret.utf8))
+    #expect(throws: SessionSecretError.system("open", path: directory + "/absent", errno: ENOENT)) {
+      try SessionSecret.read(file: directory + "/absent")
+    }
+  }
 }

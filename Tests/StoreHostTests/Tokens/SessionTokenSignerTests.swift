@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import Testing
 
 @testable import StoreHost
@@ -55,6 +56,54 @@ import Testing
   @Test func refusesShortSecrets() {
     #expect(throws: SessionTokenSignerError.secretTooShort(length: 31, minimum: 32)) {
       try SessionTokenSigner(secret: Array(repeating: 1, count: 31))
+    }
+  }
+}
+
+/// A cluster rotates its secret without a stop: a signer with a previous secret signs with
+/// the current one and accepts what either signed.
+@Suite struct SecretRotationTests {
+  private let old = try! SessionTokenSigner(secret: Array(repeating: 7, count: 32))
+  private let rotated = try! SessionTokenSigner(
+    secret: Array(repeating: 9, count: 32), previousSecret: Array(repeating: 7, count: 32))
+  private let new = try! SessionTokenSigner(secret: Array(repeating: 9, count: 32))
+  private let id = SessionID.random()
+  private let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+  @Test func aTokenSignedUnderThePreviousSecretIsStillAccepted() {
+    #expect(rotated.verify(old.issue(sessionID: id)) == id)
+    #expect(rotated.verify(new.issue(sessionID: id)) == id)
+  }
+
+  @Test func newTokensAreSignedWithTheCurrentSecret() {
+    let token = rotated.issue(sessionID: id)
+    #expect(new.verify(token) == id)
+    #expect(old.verify(token) == nil)
+  }
+
+  @Test func watchTicketsOfEitherSecretAreValid() {
+    #expect(rotated.checkWatchTicket(old.issueWatchTicket(for: id, expiresAt: now + 60), now: now) == .valid(id))
+    let ticket = rotated.issueWatchTicket(for: id, expiresAt: now + 60)
+    #expect(new.checkWatchTicket(ticket, now: now) == .valid(id))
+    #expect(old.checkWatchTicket(ticket, now: now) == .forged(claimed: id))
+  }
+
+  @Test func forwardedRequestsSignedWithEitherSecretVerify() {
+    var request = Request(method: "POST", path: "/api/sessions/abc/actions", body: Array("[]".utf8))
+    request.headers.set("Authorization", "Bearer token")
+    request.headers.set("Idempotency-Key", "k-1")
+    func header(by signer: SessionTokenSigner) -> String {
+      ForwardingSignature(signer: signer).header(for: request, key: "k-1", token: "token", processID: "p", now: now)
+    }
+    let verifier = ForwardingSignature(signer: rotated)
+    #expect(verifier.verify(header(by: old), of: request, now: now) == "p")
+    #expect(verifier.verify(header(by: new), of: request, now: now) == "p")
+    #expect(ForwardingSignature(signer: old).verify(header(by: rotated), of: request, now: now) == nil)
+  }
+
+  @Test func thePreviousSecretIsCheckedToo() {
+    #expect(throws: SessionTokenSignerError.secretTooShort(length: 5, minimum: 32)) {
+      try SessionTokenSigner(secret: Array(repeating: 1, count: 32), previousSecret: Array(repeating: 1, count: 5))
     }
   }
 }

@@ -130,8 +130,8 @@ final class SharedBox<Value: Sendable>: AnySharedBox, SharedReference, @unchecke
   var box: AnySharedBox { self }
 
   var value: Value {
-    if changingThread.load(ordering: .acquiring) == Self.currentThread, let changing {
-      return changing.pointee
+    if changesUnderWay.load(ordering: .acquiring) > 0, let changing = changes.withLock({ $0[Self.currentThread] }) {
+      return changing.pointer.pointee
     }
     return storage.withLock { $0 }
   }
@@ -161,22 +161,31 @@ final class SharedBox<Value: Sendable>: AnySharedBox, SharedReference, @unchecke
     return result!
   }
 
-  /// The thread running a change's body, and the value it changes. That thread may read the
-  /// value meanwhile, through another reference to it: `$syncUps.withLock { _ =
+  /// The values being changed, by the thread running each change's body. That thread may
+  /// read the value meanwhile, through another reference to it: `$syncUps.withLock { _ =
   /// $0.remove(id: state.syncUp.id) }`, where `state.$syncUp` is an element of `syncUps`.
-  private let changingThread = Atomic<UInt>(0)
-  nonisolated(unsafe) private var changing: UnsafeMutablePointer<Value>?
+  /// Changes a key applies (``Storing/update``) run outside the lock, so several threads
+  /// may be changing copies of the value at once, each reading its own.
+  private let changes = Mutex<[UInt: Changing]>([:])
+  /// How many changes are under way, so that a read while none is takes no second lock.
+  private let changesUnderWay = Atomic<Int>(0)
 
   private static var currentThread: UInt { pthread_self() }
 
-  /// Runs `body` on `value` (under the lock), letting this thread read it meanwhile.
+  /// A value being changed, read only by the thread changing it.
+  private struct Changing: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<Value>
+  }
+
+  /// Runs `body` on `value`, letting this thread read it meanwhile.
   private func change<R>(_ value: inout Value, _ body: (inout Value) throws -> R) rethrows -> R {
     try withUnsafeMutablePointer(to: &value) { pointer in
-      changing = pointer
-      changingThread.store(Self.currentThread, ordering: .releasing)
+      let thread = Self.currentThread
+      let enclosing = changes.withLock { $0.updateValue(Changing(pointer: pointer), forKey: thread) }
+      changesUnderWay.add(1, ordering: .releasing)
       defer {
-        changingThread.store(0, ordering: .releasing)
-        changing = nil
+        changesUnderWay.subtract(1, ordering: .releasing)
+        changes.withLock { $0[thread] = enclosing }
       }
       return try body(&pointer.pointee)
     }

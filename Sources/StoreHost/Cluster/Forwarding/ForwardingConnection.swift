@@ -54,8 +54,7 @@ final class ForwardingConnection: @unchecked Sendable {
     if Glibc.connect(descriptor, address.ai_addr, address.ai_addrlen) == 0 { return true }
     guard errno == EINPROGRESS else { return false }
     var probe = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-    let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-    guard poll(&probe, 1, milliseconds) == 1 else { return false }
+    guard poll(&probe, 1, Int32(timeout.millisecondsValue)) == 1 else { return false }
     var error: Int32 = 0
     var length = socklen_t(MemoryLayout<Int32>.size)
     return getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &length) == 0 && error == 0

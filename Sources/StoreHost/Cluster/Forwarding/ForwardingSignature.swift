@@ -1,4 +1,3 @@
-import COpenSSL
 import Foundation
 import HTTP
 
@@ -8,7 +7,8 @@ import HTTP
 /// method, target, body digest, `Idempotency-Key`, token, the time and the process id.
 ///
 /// Only a process that knows the secret can make one, and only for that exact request and
-/// for ``maxAge``. A header that does not verify is ignored: the request is treated as any
+/// for ``maxAge``; while a cluster rotates its secret, one made with the previous secret
+/// verifies too. A header that does not verify is ignored: the request is treated as any
 /// client's, so a client cannot make a process skip forwarding or move a session.
 struct ForwardingSignature {
   static let headerName = "X-StoreHost-Forwarded"
@@ -34,15 +34,12 @@ struct ForwardingSignature {
     else { return nil }
     let age = now.timeIntervalSince1970 * 1000 - Double(time)
     guard abs(age) <= Self.maxAge.secondsValue * 1000 else { return nil }
-    guard let key = request.headers[IdempotencyKey.headerName], let token = Self.bearerToken(of: request) else {
-      return nil
-    }
+    guard let key = request.headers[IdempotencyKey.headerName],
+      let token = request.headers["Authorization"].flatMap(Authentication.bearerToken(in:))
+    else { return nil }
     let processID = String(parts[0])
-    let expected = signer.forwardingMAC(Self.message(request, key: key, token: token, time: time, processID: processID))
-    let matches = expected.withUnsafeBytes { expected in
-      given.withUnsafeBytes { given in CRYPTO_memcmp(expected.baseAddress, given.baseAddress, 32) == 0 }
-    }
-    return matches ? processID : nil
+    let message = Self.message(request, key: key, token: token, time: time, processID: processID)
+    return signer.forwardingMACMatches(message, given) ? processID : nil
   }
 
   /// What the MAC covers, one field per line.
@@ -50,12 +47,5 @@ struct ForwardingSignature {
     let target = request.path + (request.query.map { "?" + $0 } ?? "")
     let fields = [request.method, target, IdempotencyKey.digest(request.body), key, token, String(time), processID]
     return Array(fields.joined(separator: "\n").utf8)
-  }
-
-  private static func bearerToken(of request: Request) -> String? {
-    guard let authorization = request.headers["Authorization"] else { return nil }
-    let parts = authorization.split(separator: " ", maxSplits: 1)
-    guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-    return String(parts[1])
   }
 }

@@ -1,0 +1,16 @@
+extension Duration {
+  /// The duration in seconds, fractional.
+  package var secondsValue: Double {
+    Double(components.seconds) + Double(components.attoseconds) / 1e18
+  }
+
+  /// The duration in whole milliseconds, rounded towards zero.
+  package var millisecondsValue: Int {
+    Int(components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000)
+  }
+
+  /// The duration in whole nanoseconds, rounded towards zero.
+  package var nanosecondsValue: Int {
+    Int(components.seconds) * 1_000_000_000 + Int(components.attoseconds / 1_000_000_000)
+  }
+}
