@@ -241,7 +241,7 @@ final class SessionLeases: Sendable {
         answers AS (DELETE FROM storehost_answers WHERE session_id IN (SELECT id FROM gone))
         SELECT id FROM gone
         """,
-        [processID, String(idle.seconds), String(stateVersion), String(limit), leaseDuration.postgresInterval]
+        [processID, String(idle.secondsValue), String(stateVersion), String(limit), leaseDuration.postgresInterval]
       ).compactMap { $0.first.flatMap { $0 }.flatMap(SessionID.init) }
     }
   }
