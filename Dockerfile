@@ -1,4 +1,4 @@
-# StoreHost demo server image. See README.md ("Deployment in a container").
+# StoreHost demo server image. See Sources/StoreHost/StoreHost.docc/Container.md.
 #
 #   podman build --format docker -t storehost .      (or: docker build -t storehost .)
 #   podman run -p 8080:8080 -v storehost-data:/data storehost

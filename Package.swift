@@ -10,7 +10,7 @@ import PackageDescription
 /// PATH, so nothing is fetched. Those need unsafe flags, which SwiftPM refuses in a package
 /// required by version, so a checkout of a dependency (`.../checkouts/StoreHost`) depends
 /// on the swift-syntax package instead: fetched where there is a network, or replaced by the
-/// offline stand-in in `scripts/swift-syntax` (see README, "Depending on StoreHost").
+/// offline stand-in in `scripts/swift-syntax` (see Sources/StoreHost/StoreHost.docc/GettingStarted.md, "Depending on StoreHost").
 let isDependencyCheckout = Context.packageDirectory.split(separator: "/").contains("checkouts")
 
 let toolchainHostLibraries: String = {

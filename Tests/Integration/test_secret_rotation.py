@@ -1,4 +1,4 @@
-"""The token secret from a file, and its rotation without a stop (README, "Flags"): a process
+"""The token secret from a file, and its rotation without a stop (the Cluster article of StoreHostPostgres, "Rotating the secret"): a process
 started with the new secret and `--previous-secret-file` accepts the tokens the old secret
 signed and signs new ones with the new secret."""
 import json

@@ -1,4 +1,4 @@
-"""The session API (README, "Wire protocol"), driven with curl against a running storehost."""
+"""The session API (Sources/StoreHost/StoreHost.docc/WireProtocol.md), driven with curl against a running storehost."""
 import json
 import signal
 import socket

@@ -13,7 +13,7 @@
 // All tabs of a browser share one event stream (stream-hub.js), held by a SharedWorker
 // (stream-worker.js), or by one tab elected leader where there are no shared workers, so
 // any number of tabs fits in the browser's six connections per server. The wire protocol
-// it speaks is the one in StoreHost's README ("Wire protocol, version 1").
+// it speaks is version 1 of StoreHost's wire protocol (Sources/StoreHost/StoreHost.docc/WireProtocol.md).
 
 import { applyPatch } from "./json-patch.js";
 import { backoff, call, hubProtocol, parseJSON, serve, StreamHub } from "./stream-hub.js";

@@ -1,6 +1,6 @@
 import HTTP
 
-/// The errors of the session API (README, "Wire protocol"), each with its status and code.
+/// The errors of the session API (the wire protocol article, `Sources/StoreHost/StoreHost.docc/WireProtocol.md`), each with its status and code.
 extension HTTPError {
   static func sessionNotFound() -> HTTPError {
     HTTPError(status: 404, code: "session_not_found", message: "No session has this id; it may have ended.")

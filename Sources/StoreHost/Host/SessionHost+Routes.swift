@@ -3,7 +3,7 @@ import Foundation
 import HTTP
 
 extension SessionHost {
-  /// Adds the session API of the README's "Wire protocol" to `router`: `/api/sessions` and
+  /// Adds the session API of <doc:WireProtocol> to `router`: `/api/sessions` and
   /// below, `/api/events`, `/healthz`, `/readyz`, `/metrics`, `/api/schema`, and the browser client
   /// under `/storehost/v1/`.
   public func addRoutes(to router: inout Router) {

@@ -12,8 +12,7 @@ typealias StoreFactory<State: Sendable, Action: Sendable> =
     @escaping @Sendable (StoreSnapshot<State>) -> Bool
   ) -> Store<State, Action>
 
-/// Hosts one root store per browser session behind the wire protocol of the README ("Wire
-/// protocol").
+/// Hosts one root store per browser session behind the wire protocol (<doc:WireProtocol>).
 ///
 /// ```swift
 /// let host = SessionHost(
