@@ -4,7 +4,7 @@
 /// A struct that declares `Codable` (or `Encodable`, `Decodable`) gets its coding from its
 /// declaration:
 /// - `encode(to:)` writing the JSON synthesized `Codable` writes, and
-///   ``StoreHostJSON/JSONWritable`` (with `Equatable`, ``StoreHostJSON/JSONDiffable``), so a
+///   `StoreHostJSON/JSONWritable` (with `Equatable`, `StoreHostJSON/JSONDiffable`), so a
 ///   host encodes it in one pass and diffs it at the cost of what changed;
 /// - `init(from:)` that reads a state saved before the struct changed: a missing member
 ///   leaves a property with a default value at its default (an optional at `nil`), members

@@ -1,7 +1,7 @@
 import Composable
 import Foundation
 
-/// A ``SharedKey`` whose value every process of a cluster shares: kept in PostgreSQL and
+/// A `SharedKey` whose value every process of a cluster shares: kept in PostgreSQL and
 /// announced on change through ``ClusterSharedValues``, so an increment in one process
 /// reaches the stores, and the event streams, of every other process.
 ///
@@ -11,7 +11,7 @@ import Foundation
 ///
 /// Values are saved whole, as JSON. A change made with `withLock` is applied to the latest
 /// stored value by compare-and-set, so changes made at once through several processes all
-/// count (``AtomicSharedKey``). Its round trips block the thread that runs the reducer (a
+/// count (`AtomicSharedKey`). Its round trips block the thread that runs the reducer (a
 /// host in a cluster reduces clients' actions off its event loops) and hold no lock. While
 /// the database cannot be reached, a change applies to this process's value and is written
 /// once it is back, unless another process changed the value meanwhile: then it is dropped,

@@ -3,7 +3,7 @@ import StoreHost
 import Synchronization
 
 /// Values shared by every process of a cluster, by key: kept in `storehost_shared`, cached in
-/// each process, and announced on ``PostgresSchema/sharedChannel`` when changed, so a change
+/// each process, and announced on `PostgresSchema/sharedChannel` when changed, so a change
 /// made in one process reaches subscribers in all the others (a shared counter changed
 /// through process A reaches the sessions streaming from process B).
 ///
@@ -20,7 +20,7 @@ import Synchronization
 /// version it was made on, once the database is back. If another process changed the
 /// value meanwhile, the changes made here are dropped and the stored value wins: never a
 /// silent last write. Both are reported (an issue through `reportIssue`, on standard error
-/// by default) and counted in ``metrics``.
+/// by default) and counted in `metrics`.
 ///
 /// ```swift
 /// let values = cluster.sharedValues

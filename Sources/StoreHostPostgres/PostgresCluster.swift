@@ -3,7 +3,7 @@ import StoreHost
 import Synchronization
 
 /// Several StoreHost processes sharing one PostgreSQL database, without sticky sessions:
-/// leases that give each session one owner at an epoch (see ``SessionLeases``), the
+/// leases that give each session one owner at an epoch (see `SessionLeases`), the
 /// announcements that feed every process's event streams, values shared by every process,
 /// and `?log=1` across processes.
 ///
@@ -14,13 +14,13 @@ import Synchronization
 /// try await host.joinCluster(advertising: "http://10.0.0.5:8080")
 /// ```
 ///
-/// A process serves a session only while ``LeaseTable`` says it may: its lease holds (its
+/// A process serves a session only while `LeaseTable` says it may: its lease holds (its
 /// last heartbeat is recent enough, and it holds its liveness lock) and the session was
 /// confirmed since the last time a pause or a lost connection may have let another process
 /// take it. Otherwise the host asks the database first.
 public final class PostgresCluster: SessionCluster {
   /// How long a process's sessions stay its own after its last heartbeat, by default (see
-  /// ``SessionLeases``).
+  /// `SessionLeases`).
   public static let defaultLeaseDuration = SessionLeases.defaultLeaseDuration
   /// How much sooner than the database this process considers its own lease over: room
   /// for the heartbeat's own round trip and for clocks that run at slightly different rates.
@@ -127,7 +127,7 @@ public final class PostgresCluster: SessionCluster {
 
   /// Renews the heartbeat on the listener's connection, which proves the liveness lock is
   /// still held; reads every owned session after a gap (and every
-  /// ``renewalsPerFullCheck`` renewals).
+  /// `renewalsPerFullCheck` renewals).
   public func renew() async -> [SessionID] {
     let count = renewals.add(1, ordering: .relaxed).newValue
     if count % (Int(ActionWatches.renewal / renewalInterval)) == 0 { notifications.renewWatches(processID: processID, on: listener) }

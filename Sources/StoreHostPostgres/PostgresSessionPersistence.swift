@@ -6,18 +6,18 @@ import StoreHost
 /// (`--database postgres://...`).
 ///
 /// Saves are fenced by ownership: a process writes a session only while it owns the session
-/// at the save's epoch (see ``SessionLeases``), and only a newer version replaces an older
+/// at the save's epoch (see `SessionLeases`), and only a newer version replaces an older
 /// one, so a process that lost the session, and a session instance it replaced, can never
 /// overwrite the new owner's state. Each save
-/// announces the new version on ``PostgresSchema/sessionChannel`` in the same transaction
-/// (``SessionNotification``), so processes streaming the session learn of it in commit order.
+/// announces the new version on `PostgresSchema/sessionChannel` in the same transaction
+/// (`SessionNotification`), so processes streaming the session learn of it in commit order.
 ///
 /// Durability: `strict` saves return after a synchronous commit (the database's WAL is
-/// flushed); saves waiting at the same time share one transaction (``PostgresSaveBatcher``),
+/// flushed); saves waiting at the same time share one transaction (`PostgresSaveBatcher`),
 /// so throughput grows with concurrent sessions instead of being one WAL flush per save;
 /// `fast` connections use `synchronous_commit = off`, so a database crash may lose
 /// the last fraction of a second but never leaves a torn state. The connection pool's
-/// threads run the blocking libpq calls (``PostgresPool``).
+/// threads run the blocking libpq calls (`PostgresPool`).
 public final class PostgresSessionPersistence: SessionPersistence {
   /// The promise ``save(_:)`` keeps.
   public let durability: Durability
@@ -32,7 +32,7 @@ public final class PostgresSessionPersistence: SessionPersistence {
   /// - Parameters:
   ///   - processID: This process's id in `storehost_sessions.owner`.
   ///   - leaseDuration: How long this process's sessions stay its own after its last heartbeat.
-  ///   - poolSize: Connections to the database; `nil` for ``PostgresPool``'s default of 4.
+  ///   - poolSize: Connections to the database; `nil` for `PostgresPool`'s default of 4.
   /// - Throws: A ``PostgresError`` when the database is unreachable.
   public static func open(
     url: String,
@@ -123,8 +123,8 @@ public final class PostgresSessionPersistence: SessionPersistence {
   /// process owns the session at that epoch, the stored version is older and no newer build
   /// wrote it. Its new answers are written in the same statement, so they are durable
   /// exactly when the state is.
-  /// - Throws: ``StoreHost/SessionOwnershipLost`` when the session is not this process's at
-  ///   the save's epoch (taken over, handed over, deleted); ``StoreHost/SaveOutcomeUnknown``
+  /// - Throws: `StoreHost/SessionOwnershipLost` when the session is not this process's at
+  ///   the save's epoch (taken over, handed over, deleted); `StoreHost/SaveOutcomeUnknown`
   ///   when the connection failed while committing.
   public func save(_ save: SessionSave) async throws {
     let snapshot = try save.snapshot()
@@ -211,7 +211,7 @@ public final class PostgresSessionPersistence: SessionPersistence {
   }
 
   /// Deletes the session with its answers, and announces it (version
-  /// ``SessionNotification/deletedVersion``).
+  /// `SessionNotification/deletedVersion`).
   public func delete(_ id: SessionID) async throws {
     let payload = "\(id) \(SessionNotification.deletedVersion)"
     try await pool.run { connection in

@@ -4,7 +4,7 @@ import StoreHostJSON
 /// Decodes actions sent by untrusted clients: JSON in the externally tagged form, with the
 /// ``ActionDecodingPolicy/client`` policy, every failure reported as an ``ActionDecodingError``.
 ///
-/// The bytes are parsed strictly (``StoreHostJSON/JSONValue/init(parsing:maxDepth:)``):
+/// The bytes are parsed strictly (`StoreHostJSON/JSONValue/init(parsing:maxDepth:)`):
 /// an object naming a member twice is refused, since readers disagree on which one counts.
 ///
 /// ```swift

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// The instants of a clock, one every interval, as ``Swift/Clock/timer(interval:)`` makes them.
+/// The instants of a clock, one every interval, as `Swift/Clock/timer(interval:)` makes them.
 ///
 /// It sleeps in the task that iterates it, so cancelling that task (an effect torn down)
 /// ends it, and a ``TestClock`` moves it on as it moves any sleep. Its element is an

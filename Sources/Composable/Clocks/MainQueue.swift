@@ -96,12 +96,12 @@ private enum MainQueueKey: DependencyKey {
 }
 
 extension Effect {
-  /// ``debounce(id:for:clock:)`` on a scheduler: `.debounce(id: CancelID.search, for: 0.3, scheduler: mainQueue)`.
+  /// `debounce(id:for:clock:)` on a scheduler: `.debounce(id: CancelID.search, for: 0.3, scheduler: mainQueue)`.
   public func debounce(id: some Hashable & Sendable, for stride: SchedulerStride, scheduler: ClockScheduler) -> Self {
     debounce(id: id, for: stride.duration, clock: scheduler.clock)
   }
 
-  /// ``throttle(id:for:clock:latest:)`` on a scheduler.
+  /// `throttle(id:for:clock:latest:)` on a scheduler.
   public func throttle(
     id: some Hashable & Sendable, for stride: SchedulerStride, scheduler: ClockScheduler, latest: Bool
   ) -> Self {

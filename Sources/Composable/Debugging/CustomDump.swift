@@ -11,7 +11,7 @@ import Foundation
 /// // )
 /// ```
 ///
-/// Test failures and ``Reducer/_printChanges(_:)`` show state and actions this way.
+/// Test failures and `Reducer/_printChanges(_:)` show state and actions this way.
 public func customDump(_ value: Any) -> String {
   var dumper = CustomDumper()
   return dumper.dump(value, isRoot: true)

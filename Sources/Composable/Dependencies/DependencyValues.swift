@@ -3,7 +3,7 @@
 ///
 /// Stores run their reducers and effects with their own dependency values, so overriding a
 /// dependency for one store (`Store(initialState:reducer:withDependencies:)`) never affects
-/// another. Read a dependency with ``Dependency``; override with ``withDependencies(_:operation:)-4xyl8``.
+/// another. Read a dependency with ``Dependency``; override with `withDependencies(_:operation:)-4xyl8`.
 public struct DependencyValues: Sendable {
   /// The dependencies of the current task.
   @TaskLocal public static var current = DependencyValues()

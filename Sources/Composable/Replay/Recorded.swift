@@ -28,7 +28,7 @@ public enum Recorded {
   /// Changes `state` as the JSON Patch (RFC 6902) `patch` changes its JSON: the state is
   /// encoded, patched and decoded again.
   ///
-  /// - Throws: ``JSONPatchError`` when the patch does not apply to the state (a member it
+  /// - Throws: `JSONPatchError` when the patch does not apply to the state (a member it
   ///   names is missing, say), or the error of decoding the patched JSON.
   public static func apply<State: Codable>(_ patch: String, to state: inout State) throws {
     let operations = try JSONValue(parsing: Array(patch.utf8)).decode(as: [JSONPatchOperation].self)

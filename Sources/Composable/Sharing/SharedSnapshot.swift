@@ -2,7 +2,7 @@
 ///
 /// A state refers to its ``Shared`` values, so encoding an older state later would show
 /// today's values. A ``StoreSnapshot`` carries this record instead, and encoding it
-/// (``StoreSnapshot/encodedState()``) shows each shared value as it was.
+/// (`StoreSnapshot/encodedState()`) shows each shared value as it was.
 public struct SharedSnapshot: Sendable {
   struct Entry: Sendable {
     let box: AnySharedBox

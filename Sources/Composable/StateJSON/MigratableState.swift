@@ -26,7 +26,7 @@ import StoreHostJSON
 /// saved under an earlier one, runs ``migrate(_:from:)`` once for each step up before it
 /// decodes. A state saved under a later version than this build's was written by a newer
 /// build: it is never decoded or overwritten here, only kept for a build that can read it.
-/// Test a migration like any other code, with ``SavedState/decode(_:from:savedAt:)``.
+/// Test a migration like any other code, with `SavedState/decode(_:from:savedAt:)`.
 public protocol MigratableState: Decodable {
   /// The version of the JSON this build writes: 0 until the first migration, then one more
   /// with each.

@@ -12,7 +12,7 @@ public struct StatePatch: Sendable {
 }
 
 extension StoreSnapshot where State: Encodable {
-  /// The state's JSON as clients see it (see ``StoreHostJSON/JSONEncoding``), with each
+  /// The state's JSON as clients see it (see `StoreHostJSON/JSONEncoding`), with each
   /// shared value as it was at this version.
   /// - Parameter capacity: The bytes to reserve: the length of a recent version, say.
   public func encodedState(capacity: Int = 128) throws -> [UInt8] {
@@ -21,7 +21,7 @@ extension StoreSnapshot where State: Encodable {
 
   /// The patch that turns `older`'s JSON into this snapshot's.
   ///
-  /// A state whose type is ``StoreHostJSON/JSONDiffable`` (a struct marked
+  /// A state whose type is `StoreHostJSON/JSONDiffable` (a struct marked
   /// `@ObservableState`) is diffed part by part, at the cost of what changed; any other
   /// state is encoded whole, twice, and the two documents diffed.
   public func patch(from older: StoreSnapshot) throws -> StatePatch {

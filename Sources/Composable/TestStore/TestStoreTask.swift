@@ -1,5 +1,5 @@
 
-/// The effects started by one ``TestStore/send(_:assert:isolation:fileID:file:line:column:)``:
+/// The effects started by one `TestStore/send(_:assert:isolation:fileID:file:line:column:)`:
 /// wait for them with ``finish(timeout:fileID:file:line:column:)`` or stop them with ``cancel()``.
 ///
 /// ```swift

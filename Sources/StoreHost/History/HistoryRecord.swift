@@ -1,11 +1,11 @@
-/// One step of a session's history as it is stored (see ``SessionHistory``): one send's
+/// One step of a session's history as it is stored (see `SessionHistory`): one send's
 /// actions and the version they made, a change made elsewhere, or where the history starts.
 public struct HistoryRecord: Hashable, Sendable {
   /// Counts the session's steps from its creation (across restarts): the record's key.
   public var step: Int
   /// The session's version after the step.
   public var version: Int
-  /// The state version (``Composable/MigratableState``) of the build that recorded it: the
+  /// The state version (`Composable/MigratableState`) of the build that recorded it: the
   /// shape of ``state`` and of the patch in ``json``.
   public var stateVersion: Int
   /// The step as `GET /api/sessions/{id}/history` serves it:

@@ -34,7 +34,7 @@ typealias StoreFactory<State: Sendable, Action: Sendable> =
 ///
 /// Sessions live in memory while they are used and rest in storage otherwise: a session
 /// idle for ``SessionLimits/restAfter`` is saved and leaves memory, and is brought back
-/// on its next request (``liveSession(_:)``), so a restart serves at once and memory grows
+/// on its next request (`liveSession(_:)`), so a restart serves at once and memory grows
 /// with active sessions, not saved ones.
 public final class SessionHost<State, Action>: Sendable
 where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
@@ -149,7 +149,7 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     }
   }
 
-  /// The smallest ``HTTP/ServerConfiguration/eventStreamBufferLimit`` that lets an event
+  /// The smallest `HTTP/ServerConfiguration/eventStreamBufferLimit` that lets an event
   /// stream queue the `state` event of the largest state actions may make
   /// (``SessionLimits/maxStateBytes``); give the server at least this.
   public var eventStreamBufferLimit: Int { configuration.limits.maxStateBytes + 4096 }

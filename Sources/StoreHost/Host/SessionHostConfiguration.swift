@@ -21,7 +21,7 @@ public struct SessionHostConfiguration: Sendable {
   /// How long a watch ticket (`POST /api/sessions/{id}/tickets`) lets a stream of several
   /// sessions (`GET /api/events`) start watching its session. Default 5 minutes.
   public var watchTicketLifetime: Duration = .seconds(300)
-  /// How many steps of each session's history are kept (see ``SessionHistory``): its
+  /// How many steps of each session's history are kept (see `SessionHistory`): its
   /// actions, who sent them and the versions they made, saved with the session. It holds
   /// what users typed. 0 (the default) keeps none, and a host keeping none deletes any kept
   /// before once its housekeeping starts (``SessionHost/startEvictingIdleSessions()``).

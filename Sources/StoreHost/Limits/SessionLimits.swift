@@ -30,7 +30,7 @@ public struct SessionLimits: Hashable, Sendable {
   public var eventHistoryLength: Int = 32
   /// Largest state, as bytes of its JSON, that an action may leave behind. An action that
   /// would pass it changes nothing and answers 413 `state_too_large` (see
-  /// ``Composable/Store/init(initialState:reducer:withDependencies:acceptingChange:observingActions:)``).
+  /// `Composable/Store/init(initialState:reducer:withDependencies:acceptingChange:observingActions:)`).
   /// Changes of shared values are never refused. Default 1 MiB.
   public var maxStateBytes: Int = 1 << 20
   /// How long the answer to an `Idempotency-Key` request is kept, in memory and in storage,

@@ -5,9 +5,9 @@ public struct SessionSnapshot: Hashable, Sendable {
   public var id: SessionID
   /// Grows with every state change; a store never goes back to a lower version.
   public var version: Int
-  /// The state's compact JSON bytes (``JSONValue/serialized()``).
+  /// The state's compact JSON bytes (`JSONValue/serialized()`).
   public var state: Data
-  /// The state version (``Composable/MigratableState``) of the build that wrote ``state``.
+  /// The state version (`Composable/MigratableState`) of the build that wrote ``state``.
   public var stateVersion: Int
   /// The highest version clients may have seen: versions after ``version`` up to this one
   /// may have been published and then lost in a crash, so the session goes on past it.
@@ -58,7 +58,7 @@ public struct SessionSnapshot: Hashable, Sendable {
 public struct SessionSave: Sendable {
   public var id: SessionID
   public var version: Int
-  /// The state version (``Composable/MigratableState``) the JSON is written in.
+  /// The state version (`Composable/MigratableState`) the JSON is written in.
   public var stateVersion: Int
   /// The highest version the session may publish once this save is durable (see
   /// ``SessionSnapshot/reservedVersion``).

@@ -6,7 +6,7 @@ extension SessionHost {
   /// The JSON Schema document of what clients see and send: `$defs` holds `State` (the
   /// state's JSON in `state` events and answers) and `Action` (one action a client may
   /// post; a body may also be an array of them). Served at `GET /api/schema`. Made from the
-  /// types' declarations (see ``Composable/JSONSchema``): no decoding code of the app runs.
+  /// types' declarations (see `Composable/JSONSchema`): no decoding code of the app runs.
   public static var schema: JSONValue {
     JSONSchema.document(state: State.self, action: Action.self)
   }

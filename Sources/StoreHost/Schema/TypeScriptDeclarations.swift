@@ -3,7 +3,7 @@ import StoreHostJSON
 /// TypeScript declarations of the types a JSON Schema document defines (its `$defs`), for
 /// a browser page's typed `send` and state: `export type State = {...}` and so on.
 ///
-/// It renders what ``Composable/JSONSchema`` writes: objects, arrays and tuples, unions
+/// It renders what `Composable/JSONSchema` writes: objects, arrays and tuples, unions
 /// (`oneOf`, `anyOf`, `enum`), constants and the scalar types; anything else is `unknown`,
 /// followed by the schema's `description` as a comment when it has one.
 public enum TypeScriptDeclarations {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A ``SharedKey`` for a `Codable` value kept as JSON in a file:
-/// ``SharedReaderKey/fileStorage(_:decoder:encoder:)``.
+/// `SharedReaderKey/fileStorage(_:decoder:encoder:)`.
 public struct FileStorageKey<Value: Codable & Sendable>: SharedKey {
   private let url: URL
   private let storage: FileStorage

@@ -58,7 +58,7 @@ public final class SharedSubscription: Sendable {
 /// meanwhile, running the change again on the fresher value until it lands. So concurrent
 /// increments from many processes all count.
 ///
-/// ``save(_:)`` still stores values set without a change to apply.
+/// `save(_:)` still stores values set without a change to apply.
 public protocol AtomicSharedKey<Value>: SharedKey {
   /// Applies `change` to the latest stored value and stores the result atomically (for
   /// example by compare-and-set on a version), calling `change` again on a fresher value
@@ -67,8 +67,8 @@ public protocol AtomicSharedKey<Value>: SharedKey {
   ///
   /// Called without the shared value's lock, so it may wait for its storage without
   /// holding up readers, and possibly by several threads of this process at once. Before
-  /// it returns, it tells its subscribers (``subscribe(_:)``, which the shared value listens
+  /// it returns, it tells its subscribers (`subscribe(_:)`, which the shared value listens
   /// to) of the value stored; the shared value then takes the key's latest value
-  /// (``load()``), so values stored concurrently end with the newest.
+  /// (`load()`), so values stored concurrently end with the newest.
   func update(from current: Value, _ change: (inout Value) throws -> Void) rethrows -> Value
 }

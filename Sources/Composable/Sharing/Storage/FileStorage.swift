@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// Where ``SharedReaderKey/fileStorage(_:decoder:encoder:)`` keys keep their files: the file
+/// Where `SharedReaderKey/fileStorage(_:decoder:encoder:)` keys keep their files: the file
 /// system (``fileSystem(saveDelay:pollInterval:)``) or, in tests, memory (``inMemory()``).
 ///
 /// Set it with the ``DependencyValues/defaultFileStorage`` dependency.
