@@ -56,7 +56,8 @@ RUN ldd /rootfs/usr/local/bin/storehost \
     && printf 'passwd: files\ngroup: files\nhosts: files dns\n' > /rootfs/etc/nsswitch.conf \
     && chown 10001:10001 /rootfs/data \
     && chmod 1777 /rootfs/tmp \
-    && chroot /rootfs /usr/local/bin/storehost --help > /dev/null
+    && interpreter=$(ldd /rootfs/usr/local/bin/storehost | awk '$1 ~ /^\// { print $1 }') \
+    && chroot /rootfs "$interpreter" --list /usr/local/bin/storehost > /dev/null
 
 # --- runtime: that file system alone.
 FROM scratch
