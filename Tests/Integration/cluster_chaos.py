@@ -21,8 +21,9 @@ It reports:
 - actions applied twice, or applied although an answer said nothing was applied;
 - stream anomalies: a version that went back or came twice, one version showing two
   states, a to-do that a stream showed and the final state lacks (a version shown before it
-  was durable), a to-do that disappeared, a stream that ended on a process with no fault,
-  a stream that never reached the final version;
+  was durable), a to-do that disappeared, a stream that ended, failed or was refused on a
+  process with no fault, a stream that never reached the final version, and a follower
+  that received no state at all;
 - the longest time a session could not be served: from the first attempt of an action to
   its answer;
 - every 5xx answer, by code.
