@@ -24,8 +24,8 @@ import httpx
 from cluster_support import INCREMENT, SECRET, database
 
 STALL_SECONDS = 10
-# The statement timeout (5 s), with room for a save queued behind a stuck write, whose
-# fresh connection then has its own 2 s; measured 5.0-7.0 s.
+# The statement timeout (5 s), with room for a save queued behind a stuck write (measured
+# 5.0-7.0 s).
 SLOWEST_ANSWER = 9
 NOTHING_APPLIED = {"database_unavailable", "session_moved", "owner_unavailable", "forwarding_busy"}
 
