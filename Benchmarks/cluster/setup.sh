@@ -11,5 +11,7 @@ stop_servers() {
   for pid in "${pids[@]}"; do wait "$pid" 2> /dev/null || true; done
   pids=()
 }
-trap 'stop_servers; pg_temp_stop; rm -rf "$work"' EXIT
+source Benchmarks/quiet-machine.sh
+quiet_machine_start
+trap 'stop_servers; pg_temp_stop; rm -rf "$work"; echo "load after: $(quiet_machine_load)"' EXIT
 pg_temp_start

@@ -12,7 +12,9 @@ command -v wrk > /dev/null || { echo "error: wrk is not installed (apt-get insta
 swift build -c release --product http-example-server 2>&1 | grep -E "error|warning:" || true
 binary="$(swift build -c release --show-bin-path)/http-example-server"
 work="$(mktemp -d)"
-trap 'kill "$server" 2> /dev/null || true; rm -rf "$work"' EXIT
+source Benchmarks/quiet-machine.sh
+quiet_machine_start
+trap 'kill "$server" 2> /dev/null || true; rm -rf "$work"; echo "load after: $(quiet_machine_load)"' EXIT
 mkdir -p "$work/public"
 head -c 4096 /dev/urandom | base64 > "$work/public/app.js"
 

@@ -46,15 +46,28 @@ public struct ClusterSharedKey<Value: Codable & Sendable>: AtomicSharedKey {
     }
   }
 
+  /// Changes the stored value atomically for the cluster. A value that cannot be encoded is
+  /// reported and not stored: the value stays as it was.
   public func update(from current: Value, _ change: (inout Value) throws -> Void) rethrows -> Value {
     let encoder = JSONEncoder()
     var updated = current
-    _ = try values.update(key, current: String(decoding: (try? encoder.encode(current)) ?? Data(), as: UTF8.self)) {
+    var encodingError: (any Error)?
+    let stored = try values.updateIfChanged(key, current: (try? encoder.encode(current)).map { String(decoding: $0, as: UTF8.self) } ?? "") {
       stored in
       var value = (try? JSONDecoder().decode(Value.self, from: Data(stored.utf8))) ?? current
       try change(&value)
-      updated = value
-      return String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)
+      do {
+        let encoded = String(decoding: try encoder.encode(value), as: UTF8.self)
+        updated = value
+        return encoded
+      } catch {
+        encodingError = error
+        return nil
+      }
+    }
+    if stored == nil, let encodingError {
+      reportIssue("Could not encode \(Value.self) for the cluster shared key \"\(key)\": \(encodingError)")
+      return load() ?? current
     }
     return updated
   }

@@ -1,4 +1,5 @@
 import Composable
+import Foundation
 import StoreHost
 import Synchronization
 
@@ -31,6 +32,9 @@ public final class ClusterSharedValues: Sendable {
   private struct Entry {
     var version: Int
     var value: String
+    /// The write that stored it (`storehost_shared.write_id`), when known: how a change
+    /// waiting here tells its own committed write from another process's equal value.
+    var writeID: String?
   }
 
   private struct Values {
@@ -83,25 +87,41 @@ public final class ClusterSharedValues: Sendable {
   /// - Returns: The value the change made.
   @discardableResult
   public func update(_ key: String, current: String, _ change: (String) throws -> String) rethrows -> String {
+    try updateIfChanged(key, current: current, change)!
+  }
+
+  /// ``update(_:current:_:)`` with a change that may leave the value as it is (`nil`: then
+  /// nothing is written, and `nil` is returned).
+  @discardableResult
+  func updateIfChanged(_ key: String, current: String, _ change: (String) throws -> String?) rethrows -> String? {
     precondition(!key.contains("\n"), "a shared key holds no newline")
     for _ in 0..<Self.maxUpdateAttempts {
       let (seen, isPending) = values.withLock { ($0.entries[key] ?? Entry(version: 0, value: current), $0.pending[key] != nil) }
-      let value = try change(seen.value)
-      if isPending { return hold(value, forKey: key, madeOn: seen.version) }
-      switch attemptBlocking(value, forKey: key, expecting: seen.version) {
+      guard let value = try change(seen.value) else { return nil }
+      let writeID = Self.newWriteID()
+      if isPending { return hold(value, forKey: key, madeOn: seen.version, writeID: writeID) }
+      switch attemptBlocking(value, forKey: key, expecting: seen.version, writeID: writeID) {
       case .stored(let version):
-        deliver(key, Entry(version: version, value: value))
+        deliver(key, Entry(version: version, value: value, writeID: writeID))
         return value
       case .changed(let fresher):
         deliver(key, fresher)
+      case .absent:
+        // Deleted from the table: the change is made again on no stored value.
+        _ = values.withLock { $0.entries.removeValue(forKey: key) }
       case .unreachable:
-        return hold(value, forKey: key, madeOn: seen.version)
+        // The write may have committed: waiting, it is told apart by its id.
+        return hold(value, forKey: key, madeOn: seen.version, writeID: writeID)
       }
     }
     // Writers kept coming first: the change waits, and is written by compare-and-set too.
     let seen = values.withLock { $0.entries[key] ?? Entry(version: 0, value: current) }
-    return hold(try change(seen.value), forKey: key, madeOn: seen.version)
+    guard let value = try change(seen.value) else { return nil }
+    return hold(value, forKey: key, madeOn: seen.version, writeID: Self.newWriteID())
   }
+
+  /// An id for one write, unique across the cluster.
+  private static func newWriteID() -> String { UUID().uuidString }
 
   /// Writers racing for one key that many times in a row leave the change to the
   /// background writer.
@@ -172,12 +192,14 @@ public final class ClusterSharedValues: Sendable {
   }
 
   /// Applies `value`, made on `version` without the database, here, and keeps it to be
-  /// written once the database is back.
+  /// written once the database is back, as the write `writeID` (a write of it that may have
+  /// committed already carries that id).
   @discardableResult
-  func hold(_ value: String, forKey key: String, madeOn version: Int) -> String {
+  func hold(_ value: String, forKey key: String, madeOn version: Int, writeID: String = UUID().uuidString) -> String {
     let (isFirst, subscribers) = values.withLock { values -> (Bool, [@Sendable (String) -> Void]) in
       let isFirst = values.pending[key] == nil
       values.pending[key, default: Entry(version: version, value: value)].value = value
+      values.pending[key]?.writeID = writeID
       values.entries[key] = Entry(version: values.entries[key]?.version ?? version, value: value)
       return (isFirst, Array(values.subscribers[key, default: [:]].values))
     }
@@ -194,22 +216,23 @@ public final class ClusterSharedValues: Sendable {
   /// on, retrying each second while the database cannot be reached, until the pool closes.
   private func writePending(_ key: String) async {
     while let pending = values.withLock({ $0.pending[key] }) {
-      guard let attempt = await attempt(pending.value, forKey: key, expecting: pending.version) else { return }
+      let writeID = pending.writeID ?? Self.newWriteID()
+      guard let attempt = await attempt(pending.value, forKey: key, expecting: pending.version, writeID: writeID)
+      else { return }
       switch attempt {
       case .stored(let version):
         didWrite(pending, forKey: key, as: version)
-      case .changed(let fresher) where fresher.value == pending.value:
-        // The write committed although its answer was lost.
+      case .changed(let fresher) where fresher.writeID == writeID:
+        // This very write committed although its answer was lost.
         didWrite(pending, forKey: key, as: fresher.version)
       case .changed(let fresher):
-        values.withLock { values in
-          values.pending[key] = nil
-          values.entries[key]?.version = 0
-          values.dropped += 1
-        }
-        deliver(key, fresher)
+        drop(pending: key, keeping: fresher)
         reportIssue(
           "Changes to the shared value \"\(key)\" made while the database could not be reached were dropped: another process changed it meanwhile, and its value (version \(fresher.version)) is kept.")
+      case .absent:
+        drop(pending: key, keeping: nil)
+        reportIssue(
+          "Changes to the shared value \"\(key)\" made while the database could not be reached were dropped: its stored value was deleted meanwhile.")
       case .unreachable:
         try? await Task.sleep(for: .seconds(1))
       }
@@ -220,7 +243,7 @@ public final class ClusterSharedValues: Sendable {
   /// is written next, on that version.
   private func didWrite(_ pending: Entry, forKey key: String, as version: Int) {
     values.withLock { values in
-      if values.pending[key]?.value == pending.value {
+      if values.pending[key]?.writeID == pending.writeID {
         values.pending[key] = nil
         values.entries[key]?.version = version
       } else {
@@ -229,24 +252,40 @@ public final class ClusterSharedValues: Sendable {
     }
   }
 
+  /// Forgets the change waiting under `key`, counting it dropped, and keeps `stored` (or,
+  /// when `nil`, no value) instead.
+  private func drop(pending key: String, keeping stored: Entry?) {
+    values.withLock { values in
+      values.pending[key] = nil
+      values.entries[key] = stored == nil ? nil : values.entries[key].map { Entry(version: 0, value: $0.value) }
+      values.dropped += 1
+    }
+    if let stored { deliver(key, stored) }
+  }
+
   private enum Attempt: Sendable {
     case stored(version: Int)
+    /// Another write came first: the stored entry.
     case changed(Entry)
+    /// The change was made on a version, and no value is stored any more.
+    case absent
     case unreachable
   }
 
-  private func attemptBlocking(_ value: String, forKey key: String, expecting version: Int) -> Attempt {
+  private func attemptBlocking(_ value: String, forKey key: String, expecting version: Int, writeID: String) -> Attempt {
     let processID = processID
-    return (try? pool.runBlocking { try Self.storeIfUnchanged(value, forKey: key, expecting: version, processID: processID, on: $0) })
-      ?? .unreachable
+    return
+      (try? pool.runBlocking {
+        try Self.storeIfUnchanged(value, forKey: key, expecting: version, writeID: writeID, processID: processID, on: $0)
+      }) ?? .unreachable
   }
 
   /// The outcome of one compare-and-set; `nil` once the pool is closed.
-  private func attempt(_ value: String, forKey key: String, expecting version: Int) async -> Attempt? {
+  private func attempt(_ value: String, forKey key: String, expecting version: Int, writeID: String) async -> Attempt? {
     let processID = processID
     do {
       return try await pool.run {
-        try Self.storeIfUnchanged(value, forKey: key, expecting: version, processID: processID, on: $0)
+        try Self.storeIfUnchanged(value, forKey: key, expecting: version, writeID: writeID, processID: processID, on: $0)
       }
     } catch SessionPersistenceError.closed {
       return nil
@@ -255,25 +294,33 @@ public final class ClusterSharedValues: Sendable {
     }
   }
 
-  /// Stores `value` under `key` if the stored version is still `expected` (0: nothing
-  /// stored), announcing it at commit; else returns the stored entry.
+  /// Stores `value` under `key` as the write `writeID` if the stored version is still
+  /// `expected` (0: nothing stored), announcing it at commit; else returns the stored entry,
+  /// or that none is stored.
   private static func storeIfUnchanged(
-    _ value: String, forKey key: String, expecting expected: Int, processID: String, on connection: PostgresConnection
+    _ value: String, forKey key: String, expecting expected: Int, writeID: String, processID: String,
+    on connection: PostgresConnection
   ) throws -> Attempt {
     try connection.execute("BEGIN")
     do {
       let rows =
         expected == 0
         ? try connection.execute(
-          "INSERT INTO storehost_shared (key, value, version) VALUES ($1, $2, 1) ON CONFLICT DO NOTHING RETURNING version",
-          [key, value])
+          """
+          INSERT INTO storehost_shared (key, value, version, write_id) VALUES ($1, $2, 1, $3)
+          ON CONFLICT DO NOTHING RETURNING version
+          """,
+          [key, value, writeID])
         : try connection.execute(
-          "UPDATE storehost_shared SET value = $2, version = version + 1 WHERE key = $1 AND version = $3 RETURNING version",
-          [key, value, String(expected)])
+          """
+          UPDATE storehost_shared SET value = $2, version = version + 1, write_id = $4
+          WHERE key = $1 AND version = $3 RETURNING version
+          """,
+          [key, value, String(expected), writeID])
       guard let version = rows.first?.first.flatMap({ $0 }).flatMap({ Int($0) }) else {
         let fresh = try stored(key, on: connection)
         try connection.execute("ROLLBACK")
-        return .changed(fresh ?? Entry(version: 0, value: value))
+        return fresh.map { .changed($0) } ?? .absent
       }
       let payload = SharedValueNotification(processID: processID, version: version, key: key, value: value).payload
       try connection.execute("SELECT pg_notify('\(PostgresSchema.sharedChannel)', $1)", [payload])
@@ -286,8 +333,8 @@ public final class ClusterSharedValues: Sendable {
   }
 
   private static func stored(_ key: String, on connection: PostgresConnection) throws -> Entry? {
-    let row = try connection.execute("SELECT version, value FROM storehost_shared WHERE key = $1", [key]).first
+    let row = try connection.execute("SELECT version, value, write_id FROM storehost_shared WHERE key = $1", [key]).first
     guard let row, let version = row[0].flatMap({ Int($0) }), let value = row[1] else { return nil }
-    return Entry(version: version, value: value)
+    return Entry(version: version, value: value, writeID: row[2] ?? nil)
   }
 }

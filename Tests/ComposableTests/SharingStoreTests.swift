@@ -124,11 +124,16 @@ private func eventually(_ condition: () -> Bool) async -> Bool {
       return false
     })
     #expect(await eventually { store.seen.last == count.wrappedValue })
-    let version = store.snapshot.version
+    // Two more changes, heard in order: a change made by hearing one would be heard
+    // between them, or after the first.
     let seen = store.seen
-    try? await Task.sleep(for: .milliseconds(50))
-    #expect(store.snapshot.version == version, "hearing a change makes no further change")
-    #expect(store.seen == seen)
+    let next = count.wrappedValue + 1
+    count.withLock { $0 += 1 }
+    #expect(await eventually { store.seen.last == next })
+    count.withLock { $0 += 1 }
+    #expect(await eventually { store.seen.last == next + 1 })
+    #expect(store.seen == seen + [next, next + 1], "hearing a change makes no further change")
+    #expect(count.wrappedValue == next + 1)
     observing.cancel()
   }
 

@@ -55,8 +55,9 @@ private final class TickCount: Sendable {
     #expect(store.snapshot.version == 1)
     // The first effect was not cancelled by the refused action and reports back; the
     // refused action's own effect never does.
-    for _ in 0..<100 where ticks.value.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
-    try await Task.sleep(for: .milliseconds(50))
+    // Once no effect runs, every effect that could have sent a tick has ended.
+    for _ in 0..<1000 where store.runningEffectCount > 0 { try await Task.sleep(for: .milliseconds(10)) }
+    #expect(store.runningEffectCount == 0)
     #expect(ticks.value.withLock { $0 } == 1)
   }
 }

@@ -21,8 +21,9 @@ It reports:
 - actions applied twice, or applied although an answer said nothing was applied;
 - stream anomalies: a version that went back or came twice, one version showing two
   states, a to-do that a stream showed and the final state lacks (a version shown before it
-  was durable), a to-do that disappeared, a stream that ended on a process with no fault,
-  a stream that never reached the final version;
+  was durable), a to-do that disappeared, a stream that ended, failed or was refused on a
+  process with no fault, a stream that never reached the final version, and a follower
+  that received no state at all;
 - the longest time a session could not be served: from the first attempt of an action to
   its answer;
 - every 5xx answer, by code.
@@ -373,7 +374,8 @@ class Follower(threading.Thread):
         self.seen = defaultdict(dict)        # session id -> version -> titles
         self.last = {}                       # session id -> (version, titles)
         self.reconnects = 0
-        self.final_reached = threading.Event()
+        self.events = 0                      # state events received
+        self.refused = Counter()             # status of every stream answer other than 200
 
     def run(self):
         while not self.stopping.is_set():
@@ -395,12 +397,17 @@ class Follower(threading.Thread):
                 with connect_sse(client, "GET", f"{node.url}/api/sessions/{session['id']}/events",
                                  headers=headers) as source:
                     if source.response.status_code != 200:
+                        self.refused[source.response.status_code] += 1
+                        if not self.timeline.near_fault(time.time(), node.index):
+                            self.anomalies.append(f"stream of {session['id'][:8]} on process {node.index} answered "
+                                                  f"{source.response.status_code} with no fault near")
                         time.sleep(0.1)
                         return
                     self.reconnects += 1
                     try:
                         for event in source.iter_sse():
                             if event.event == "state":
+                                self.events += 1
                                 self.check(session["id"], json.loads(event.data), node)
                             if time.time() > until or self.stopping.is_set() or self.sessions.current(self.slot) is not session:
                                 ended_by_us = True
@@ -408,7 +415,10 @@ class Follower(threading.Thread):
                     except httpx.ReadTimeout:
                         ended_by_us = True  # quiet for 2 s: reconnect
                         return
-        except httpx.HTTPError:
+        except httpx.HTTPError as error:
+            if not self.timeline.near_fault(time.time(), node.index):
+                self.anomalies.append(f"stream of {session['id'][:8]} on process {node.index} failed with no fault "
+                                      f"near: {error!r}")
             time.sleep(0.1)
             return
         if not ended_by_us and not self.timeline.near_fault(time.time(), node.index):
@@ -540,13 +550,21 @@ def catch_up(nodes, sessions, states, followers):
     for follower in followers:
         for session_id, (version, titles) in follower.last.items():
             seen[session_id] = max(seen.get(session_id, (-1, None)), (version, titles), key=lambda pair: pair[0])
+    # The session each follower was given last is read too, from its start if it never saw it.
+    for follower in followers:
+        current = follower.sessions.current(follower.slot)
+        if current is not None:
+            seen.setdefault(current["id"], (-1, None))
     for session_id, state in states.items():
         if session_id not in seen:
             continue
         final = state["version"]
         last_seen = seen[session_id][0]
         node = random.choice(nodes)
-        headers = {"Authorization": "Bearer " + sessions[session_id]["token"], "Last-Event-ID": str(last_seen)}
+        headers = {"Authorization": "Bearer " + sessions[session_id]["token"]}
+        if last_seen >= 0:
+            headers["Last-Event-ID"] = str(last_seen)
+        reached = False
         if last_seen > final:
             anomalies.append(f"{session_id[:8]}: a stream showed version {last_seen}, the final state is {final}")
             continue
@@ -562,9 +580,13 @@ def catch_up(nodes, sessions, states, followers):
                             if version < last_seen:
                                 anomalies.append(f"{session_id[:8]}: resumed at {last_seen}, got {version}")
                             if version >= final:
+                                reached = True
                                 break
         except httpx.HTTPError as error:
             anomalies.append(f"{session_id[:8]}: the stream did not reach the final version {final}: {error!r}")
+            continue
+        if not reached:
+            anomalies.append(f"{session_id[:8]}: the stream ended before the final version {final}")
     return anomalies
 
 
@@ -622,6 +644,10 @@ def evaluate(results, states, sessions, followers, stream_anomalies, chaos, time
         "unread_sessions": unread,
         "stream_anomalies": stream_anomalies,
         "stream_connections": sum(follower.reconnects for follower in followers),
+        "stream_events": sum(follower.events for follower in followers),
+        "streams_refused": dict(sum((follower.refused for follower in followers), Counter())),
+        "followers_without_events": [follower.slot for follower in followers if follower.events == 0],
+        "followed_sessions": len({session_id for follower in followers for session_id in follower.seen}),
         "errors": {f"{status} {code}": count for (status, code), count in sorted(results.statuses.items())},
         "errors_5xx": sum(errors_5xx.values()),
         "other_errors": results.other_errors[:10],
@@ -648,7 +674,9 @@ def print_report(report):
           f"'not applied' and given up, {report['unresolved']} unresolved; {report['attempts']} requests")
     for field in ("lost", "applied_twice", "applied_despite_error", "phantom", "unread_sessions", "stream_anomalies"):
         print(f"  {field.replace('_', ' ')}: {len(report[field])}" + (f"  e.g. {report[field][:3]}" if report[field] else ""))
-    print(f"  stream connections: {report['stream_connections']}")
+    print(f"  stream connections: {report['stream_connections']}, state events: {report['stream_events']}, "
+          f"sessions seen on a stream: {report['followed_sessions']} of {report['sessions']}, "
+          f"refused: {report['streams_refused']}")
     print(f"  error answers: {report['errors']} (5xx: {report['errors_5xx']})")
     if report["other_errors"]:
         print(f"  other errors: {report['other_errors']}")
@@ -666,6 +694,11 @@ def check(report, kinds, options):
                   "fault_errors", "other_errors"):
         if report[field]:
             failures.append(f"{field}: {report[field][:5]}")
+    # The stream checks above hold vacuously unless streams open and show versions: every
+    # follower must have received states (catch_up also reads each follower's last session
+    # to its final version).
+    if report["followers_without_events"]:
+        failures.append(f"followers of slots {report['followers_without_events']} received no state event")
     if report["unresolved"]:
         failures.append(f"{report['unresolved']} actions got no answer within 60 s")
     if not kinds and report["errors_5xx"]:

@@ -117,9 +117,12 @@ def check_paused_owner(client, urls, processes):
     final = state(client, urls[2], session)
     acknowledged = 2 + 1 + len(later) + 1 + 1
     assert final == (acknowledged, acknowledged), f"{acknowledged} actions acknowledged, the session holds {final}"
-    time.sleep(0.5)
+    deadline = time.time() + 10
+    while (not stream.versions or stream.versions[-1] < final[0]) and time.time() < deadline:
+        time.sleep(0.05)
     stream.stop.set()
-    versions = stream.versions
+    versions = list(stream.versions)
+    assert versions and versions[-1] == final[0], f"the stream on process 1 reached {versions[-1:]}, not {final[0]}"
     assert versions == sorted(set(versions)), f"the stream went back or repeated: {versions}"
     print(f"ok: owner paused {LEASE * 2:.1f} s: its session served elsewhere after {waited:.2f} s; once resumed, "
           f"no stale answer (the request that waited there answered {waited_answer.json()['version']} after {last}); "
@@ -130,6 +133,8 @@ def check_hung_owner(client, urls, processes, database):
     session = client.post(urls[0] + "/api/sessions").json()
     assert act(client, urls[0], session).status_code == 202
     key = "hung-" + uuid.uuid4().hex
+    hung = owner(database, session)
+    assert hung != "", "process 0 does not own the session it created"
     processes[0].send_signal(signal.SIGSTOP)
     try:
         started = time.time()
@@ -137,7 +142,8 @@ def check_hung_owner(client, urls, processes, database):
         waited = time.time() - started
         assert response.status_code == 202, response.text
         assert waited < LEASE + 1.5, f"a request forwarded to a hung owner waited {waited:.2f} s"
-        assert owner(database, session) != "", "the session was not taken over"
+        taken = owner(database, session)
+        assert taken not in ("", hung), f"the session was not taken over: its owner is {taken!r}, the hung one {hung!r}"
         again = act(client, urls[2], session, key=key)
         assert again.status_code == 202 and again.headers.get("idempotent-replayed") == "true", again.text
     finally:

@@ -226,10 +226,18 @@ def check_nginx_routes_sessions_to_their_owner(binary, database, data):
                 for session in sessions:
                     post(client, url, session)
             after = forwarded(client, ports)
+            # The counter counts: one action sent straight to each process is forwarded by
+            # the two that do not own the session (and moves no session: one from each).
+            probe = sessions[0]
+            for port in ports:
+                post(client, f"http://127.0.0.1:{port}", probe)
+            probed = forwarded(client, ports)
+        assert probed - after >= 2, f"an action sent to each of 3 processes moved the forwarding counter by {probed - after}"
         moved = after - middle
         total = rounds * len(sessions)
         print(f"ok: behind nginx's session hash, {moved} of {total} actions were forwarded after the first "
-              f"{warmup} per session ({middle - forwarded_before} of {warmup * len(sessions)} before)")
+              f"{warmup} per session ({middle - forwarded_before} of {warmup * len(sessions)} before); one action sent "
+              f"straight to each process was forwarded {probed - after} times")
         assert moved <= total // 10, f"{moved} of {total} actions were still forwarded"
     finally:
         nginx.terminate()

@@ -320,13 +320,23 @@ def test_at_capacity_is_503_and_existing_sessions_keep_working():
 # MARK: Event streams
 
 def read_events(url, token, count, extra_headers=(), timeout=5):
-    """Reads `count` events from an event stream with curl; returns [(event, id, data)]."""
-    command = ["curl", "-sS", "-N", "--max-time", str(timeout), "-H", f"Authorization: Bearer {token}"]
+    """Reads `count` events from an event stream with curl; returns [(event, id, data)].
+    The stream must open (200, text/event-stream), so that no events means none were sent,
+    not an error answer."""
+    command = ["curl", "-sS", "-N", "-i", "--max-time", str(timeout), "-H", f"Authorization: Bearer {token}"]
     for header in extra_headers:
         command += ["-H", header]
     process = subprocess.Popen(command + [url], stdout=subprocess.PIPE, text=True)
     events, current = [], {}
     try:
+        head = []
+        for line in process.stdout:
+            line = line.rstrip("\r\n")
+            if line == "":
+                break
+            head.append(line)
+        assert head and head[0].split(" ")[1] == "200", f"the stream did not open: {head}"
+        assert any(line.lower().startswith("content-type: text/event-stream") for line in head), head
         for line in process.stdout:
             line = line.rstrip("\n")
             if line == "":

@@ -80,6 +80,51 @@ struct ClusterSharedValuesTests {
     #expect(b.sharedValues.value(forKey: key) == "11")
   }
 
+  @Test func aChangeMadeWithoutTheDatabaseIsNotTakenAsWrittenWhenAnotherProcessStoredAnEqualValue() async throws {
+    let (a, b) = (try await cluster("a"), try await cluster("b"))
+    defer { Task { await a.leave(); await b.leave() } }
+    let key = "equal-\(UUID().uuidString)"
+    a.sharedValues.set("1", forKey: key)
+    try await eventually { b.sharedValues.value(forKey: key) == "1" }
+    // Both add one to 1: b writes 2 first, a's 2 waited while the database was away.
+    b.sharedValues.update(key, current: "0") { String(Int($0)! + 1) }
+    let issues = try await reportedIssues {
+      a.sharedValues.hold("2", forKey: key, madeOn: 1)
+      try await eventually { dropped(a) == 1 }
+    }
+    #expect(issues.contains { $0.contains("were dropped") })
+    #expect(pending(a) == 0)
+  }
+
+  @Test func aChangeMadeWithoutTheDatabaseOnAValueDeletedMeanwhileIsDroppedAndReported() async throws {
+    let a = try await cluster("a")
+    defer { Task { await a.leave() } }
+    let key = "deleted-\(UUID().uuidString)"
+    a.sharedValues.set("1", forKey: key)
+    try await a.persistence.pool.run { try $0.execute("DELETE FROM storehost_shared WHERE key = $1", [key]) }
+    let issues = try await reportedIssues {
+      a.sharedValues.hold("2", forKey: key, madeOn: 1)
+      try await eventually { dropped(a) == 1 }
+    }
+    #expect(issues.contains { $0.contains("deleted") })
+    #expect(a.sharedValues.value(forKey: key) == nil)
+  }
+
+  @Test func aValueThatCannotBeEncodedIsReportedAndNotStored() async throws {
+    let a = try await cluster("a")
+    defer { Task { await a.leave() } }
+    let name = "ratio-\(UUID().uuidString)"
+    let key = ClusterSharedKey<Double>(key: name, values: a.sharedValues)
+    key.save(0.5)
+    let issues = try await reportedIssues {
+      // JSON has no NaN: JSONEncoder refuses it.
+      let kept = key.update(from: 0.5) { $0 = .nan }
+      #expect(kept == 0.5)
+    }
+    #expect(issues.contains { $0.contains("Could not encode") })
+    #expect(a.sharedValues.value(forKey: name) == "0.5")
+  }
+
   @Test func aChangeWhileTheDatabaseIsUnreachableAppliesHereAndWaits() async throws {
     let pool = PostgresPool(url: "postgres://storehost@127.0.0.1:1/nowhere", size: 1)
     defer { pool.close() }

@@ -15,6 +15,9 @@ import Synchronization
 final class SessionFollowers: ClusterAnnouncementReceiver {
   private let cluster: any SessionCluster
   private let fanouts = Mutex<[SessionID: EventFanout]>([:])
+  /// Streams about to connect to each fanout (see ``FollowHold``), taken under the lock of
+  /// ``fanouts``: a fanout leaves once it has neither clients nor holds.
+  private let holds = Mutex<[ObjectIdentifier: Int]>([:])
   /// The last published state of each followed session, to diff the next one against.
   private let lastStates = Mutex<[SessionID: JSONValue]>([:])
   private let historyLength: Int
@@ -39,12 +42,43 @@ final class SessionFollowers: ClusterAnnouncementReceiver {
     fanouts.withLock { $0[id]?.clientCount ?? 0 }
   }
 
-  /// Makes sure the session's fanout exists, so a stream can start.
-  /// - Returns: `false` when there is no such session.
+  /// Makes sure the session's fanout exists, so a stream can start, and holds it until the
+  /// returned hold is released: by the stream's connecting, or, when the stream never opens
+  /// (its client left first), when the hold goes.
+  /// - Returns: `nil` when there is no such session.
   /// - Throws: ``HTTPError/databaseUnavailable()`` when its durable version cannot be read.
-  func prepare(_ id: SessionID) async throws -> Bool {
-    if fanouts.withLock({ $0[id] != nil }) { return true }
-    return try await subscribe(id)
+  func prepare(_ id: SessionID) async throws -> FollowHold? {
+    while true {
+      let held = fanouts.withLock { fanouts -> EventFanout? in
+        guard let fanout = fanouts[id] else { return nil }
+        holds.withLock { $0[ObjectIdentifier(fanout), default: 0] += 1 }
+        return fanout
+      }
+      if let held { return FollowHold { [weak self] in self?.release(id, held) } }
+      guard try await subscribe(id) else { return nil }
+    }
+  }
+
+  /// The number of sessions this process follows for its streams.
+  var followedCount: Int { fanouts.withLock { $0.count } }
+
+  /// Ends a hold of ``prepare(_:)``; the fanout leaves when nothing else keeps it.
+  private func release(_ id: SessionID, _ fanout: EventFanout) {
+    fanouts.withLock { fanouts in
+      let remaining = holds.withLock { holds in
+        let remaining = (holds[ObjectIdentifier(fanout)] ?? 1) - 1
+        holds[ObjectIdentifier(fanout)] = remaining > 0 ? remaining : nil
+        return remaining
+      }
+      removeIfUnused(id, fanout, from: &fanouts, holds: remaining)
+    }
+  }
+
+  /// Forgets `fanout` when it has no clients and no holds.
+  private func removeIfUnused(_ id: SessionID, _ fanout: EventFanout, from fanouts: inout [SessionID: EventFanout], holds: Int) {
+    guard holds <= 0, fanout.clientCount == 0, fanouts[id] === fanout else { return }
+    fanouts[id] = nil
+    lastStates.withLock { $0[id] = nil }
   }
 
   /// Adds a client to the session's fanout.
@@ -88,10 +122,7 @@ final class SessionFollowers: ClusterAnnouncementReceiver {
     let (hadLog, hasLog) = fanouts.withLock { fanouts in
       let before = fanout.logWatcherCount
       fanout.disconnect(client)
-      if fanout.clientCount == 0, fanouts[id] === fanout {
-        fanouts[id] = nil
-        lastStates.withLock { $0[id] = nil }
-      }
+      removeIfUnused(id, fanout, from: &fanouts, holds: holds.withLock { $0[ObjectIdentifier(fanout)] ?? 0 })
       return (before > 0, fanout.logWatcherCount > 0)
     }
     if hadLog && !hasLog { cluster.watchActions(of: id, false) }
@@ -197,4 +228,16 @@ final class SessionFollowers: ClusterAnnouncementReceiver {
     if ended { lastStates.withLock { $0[id] = nil } }
     fanout.close()
   }
+}
+
+/// Keeps a followed session's fanout while a stream is about to connect to it; released when
+/// it goes, so a stream that never opens leaves nothing behind.
+final class FollowHold: Sendable {
+  private let release: @Sendable () -> Void
+
+  init(release: @escaping @Sendable () -> Void) {
+    self.release = release
+  }
+
+  deinit { release() }
 }

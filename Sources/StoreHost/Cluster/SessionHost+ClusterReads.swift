@@ -33,7 +33,8 @@ extension SessionHost {
       throw HTTPError.sessionNotFound()
     }
     _ = try Authentication.authenticate(request, for: id, with: tokenSigner)
-    guard try await followers.prepare(id) else { throw HTTPError.sessionNotFound() }
+    // Held until the stream connects, or dropped with an answer that never opens.
+    guard let hold = try await followers.prepare(id) else { throw HTTPError.sessionNotFound() }
     guard followers.clientCount(id) < configuration.limits.maxEventStreamsPerSession else {
       throw tooManyStreams(here: true)
     }
@@ -43,6 +44,7 @@ extension SessionHost {
     return .eventStream(onOpen: { [self] stream in
       stream.retry(milliseconds: retry)
       Task { [self] in
+        defer { withExtendedLifetime(hold) {} }
         switch await watchFollowed(id, by: followers, sink: stream, options: options.watch, onEnd: { stream.finish() }) {
         case .success(let stop): stream.onClose(stop)
         case .failure: stream.finish()

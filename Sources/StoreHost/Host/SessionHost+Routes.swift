@@ -242,6 +242,7 @@ extension SessionHost {
       ("storehost_changes_refused_total", "counter", "Actions refused because the state would pass --max-state-bytes.", metrics.changesRefused.load(ordering: .relaxed)),
       ("storehost_requests_forwarded_total", "counter", "Requests sent on to the process owning their session.", metrics.requestsForwarded.load(ordering: .relaxed)),
       ("storehost_effects_running", "gauge", "Effects running in all sessions.", sessions.reduce(0) { $0 + $1.store.runningEffectCount }),
+      ("storehost_followed_sessions", "gauge", "Sessions this process follows for event streams, in a cluster.", followers?.followedCount ?? 0),
       ("storehost_event_stream_clients", "gauge", "Sessions watched by event streams (a stream of several counts each).", sessions.reduce(0) { $0 + $1.events.clientCount } + (followers?.totalClientCount ?? 0)),
       ("storehost_storage_failing", "gauge", "1 while writes to storage fail, else 0.", storageHealth.isFailing ? 1 : 0),
       ("storehost_storage_write_failures_total", "counter", "Writes to storage that failed.", storageHealth.failedWrites),

@@ -43,7 +43,8 @@ extension SessionHost {
     onEnd: @escaping @Sendable () -> Void
   ) async -> Result<StopWatching, HTTPError> {
     do {
-      guard try await followers.prepare(id) else { return .failure(.sessionNotFound()) }
+      guard let hold = try await followers.prepare(id) else { return .failure(.sessionNotFound()) }
+      defer { withExtendedLifetime(hold) {} }
       guard followers.clientCount(id) < configuration.limits.maxEventStreamsPerSession else {
         return .failure(tooManyStreams(here: true))
       }

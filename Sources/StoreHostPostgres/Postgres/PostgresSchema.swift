@@ -22,7 +22,9 @@ import StoreHost
 /// - Since version 5: `storehost_sessions.epoch`, the session's ownership epoch, moved on by
 ///   every takeover, handover and release; saves are fenced by owner and epoch.
 /// - Since version 6: an index on `storehost_sessions.last_active_at`, so the scans for
-///   orphans (recently active) and for expired sessions (long idle) read only those rows.
+///   orphans (recently active) and for expired sessions (long idle) read only those rows;
+///   and `storehost_shared.write_id`, the id of the write that stored each value, so a
+///   change written again after its answer was lost knows it committed.
 enum PostgresSchema {
   /// The newest schema this StoreHost knows.
   static let currentVersion = 6
@@ -97,6 +99,7 @@ enum PostgresSchema {
     """,
     """
     CREATE INDEX storehost_sessions_last_active_at ON storehost_sessions (last_active_at);
+    ALTER TABLE storehost_shared ADD COLUMN write_id text;
     """,
   ]
 

@@ -171,6 +171,21 @@ private func add(_ host: SessionHost<Tally.State, Tally.Action>, to id: SessionI
     #expect(host.sessionCount == 1)
   }
 
+  @Test func aSaveRetriedAfterAFailureDoesNotBringAnEndedSessionBack() async throws {
+    let disk = FillableDisk()
+    let host = host(disk, .fast)
+    let session = try await host.createSession()
+    disk.isFull = true
+    session.store.send(.add)
+    try await waitUntil { disk.refusals > 0 }
+    // The failed save is retried shortly; the session ends first.
+    disk.isFull = false
+    await host.end(session)
+    #expect(try await disk.load(session.id) == nil)
+    try await Task.sleep(for: .milliseconds(500))
+    #expect(try await disk.load(session.id) == nil, "a retried save stored an ended session again")
+  }
+
   @Test func aSessionWhoseStateCannotBeSavedDoesNotRest() async throws {
     let disk = FillableDisk()
     let host = host(disk, .fast)

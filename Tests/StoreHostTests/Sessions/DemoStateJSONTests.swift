@@ -31,11 +31,15 @@ import StoreHostDemo
     #expect(type is any JSONDiffable.Type)
   }
 
-  @Test func demoStatesEncodeToTheBytesClientsGotBefore() throws {
+  /// The macro's `writeJSON` and `encode(to:)` give the bytes of the synthesized `Codable`
+  /// of the demo's states declared without the macro (`AppFeatureTwin`).
+  @Test func demoStatesEncodeToTheBytesSynthesizedCodableGives() throws {
     var generator = SeededGenerator(seed: 7)
     for _ in 0..<200 {
       let state = randomState(using: &generator)
-      #expect(String(decoding: try JSONEncoding.encode(state), as: UTF8.self) == (try LegacyPipeline.text(state)))
+      let texts = try TwinTexts(state, as: AppFeatureTwin.self)
+      #expect(String(decoding: try JSONEncoding.encode(state), as: UTF8.self) == texts.synthesized)
+      #expect(texts.encoded == texts.synthesized)
     }
   }
 
