@@ -194,7 +194,12 @@ echo "GET /healthz -> $health"
 
 podman healthcheck run "$container" && echo "HEALTHCHECK (storehost healthcheck inside the container): healthy" \
   || die "the image's HEALTHCHECK failed"
-echo "container user: $(podman exec "$container" id -u) (PID 1: $(podman exec "$container" cat /proc/1/comm))"
+# The image has no shell or coreutils to ask from inside: PID 1 is read from the host's /proc.
+pid1=$(podman inspect --format '{{.State.Pid}}' "$container")
+pid1_uid=$(awk '/^Uid:/ { print $2 }' "/proc/$pid1/status")
+pid1_name=$(cat "/proc/$pid1/comm")
+echo "container user: $pid1_uid (PID 1: $pid1_name)"
+[ "$pid1_uid" = 10001 ] && [ "$pid1_name" = storehost ] || die "PID 1 should be storehost as uid 10001"
 
 created=$(curl -fsS -X POST -H 'Content-Type: application/json' --data '' "$base/api/sessions")
 read -r session token < <(python3 -c 'import json, sys; s = json.load(sys.stdin); print(s["id"], s["token"])' <<< "$created")
