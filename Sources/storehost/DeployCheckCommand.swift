@@ -48,7 +48,7 @@ enum DeployCheckCommand {
     let report: DeployCheckReport
     do {
       guard let sessions = try Subcommand.savedSessions(settings) else {
-        print("no saved sessions in \(Subcommand.source(settings))")
+        print("0 saved sessions in \(Subcommand.source(settings)): nothing to check")
         return 0
       }
       report = try DeployCheck(initialState: AppFeature.State()) { AppFeature() }.run(sessions, options: options)

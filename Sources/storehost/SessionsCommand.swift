@@ -22,7 +22,7 @@ enum SessionsCommand {
     let report: SessionCheckReport
     do {
       guard let sessions = try Subcommand.savedSessions(settings) else {
-        print("no saved sessions in \(Subcommand.source(settings))")
+        print("0 saved sessions in \(Subcommand.source(settings)): nothing to check")
         return 0
       }
       report = try SessionsCheck(initialState: AppFeature.State()).run(sessions)
