@@ -18,7 +18,7 @@ storehost=$(cd "$here/../.." && pwd)
 
 python3 "$here/prepare.py" "$tca" "$storehost" "$scratch" || exit 1
 cd "$scratch" || exit 1
-mkdir -p logs
+rm -rf logs && mkdir -p logs
 if (( $# > 0 )); then targets=("$@"); else targets=($(ls Tests)); fi
 python3 "$here/prepare.py" --package "$scratch" "$storehost" "${targets[@]}"
 

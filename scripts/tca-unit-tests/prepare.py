@@ -6,7 +6,8 @@ Usage: prepare.py <TCA checkout> <StoreHost checkout> <scratch folder>
 
 Each file of the checkout's Tests/ComposableArchitectureTests becomes a test target of its
 own, with only mechanical edits: Apple-only imports dropped, `@_spi`/`@testable` dropped
-from imports, test functions that use Combine, Combine schedulers, `ViewStore`, SwiftUI or
+from imports (and `XCTExpectFailure` imported from XCTestDynamicOverlay where a file has it
+from XCTest alone), test functions that use Combine, Combine schedulers, `ViewStore`, SwiftUI or
 `os.signpost` removed (listed in removed.txt), synchronous `@MainActor` test methods made
 `async` (Linux XCTest does not discover them), and `BaseTCATestCase` replaced by
 `XCTestCase`. The shared helper file (`Internal/TestHelpers.swift`) goes into the targets that use it.
@@ -122,6 +123,14 @@ def edit(text, main_actor_file):
     return "".join(out), kept, removed
 
 
+def import_overlay(text):
+    """A file that uses XCTExpectFailure with only `import XCTest` (Darwin's XCTest has it)
+    imports it from XCTestDynamicOverlay, as Linux code does."""
+    if "XCTExpectFailure" in text and not re.search(r"^import (ComposableArchitecture|XCTestDynamicOverlay)$", text, re.M):
+        text = re.sub(r"^import XCTest$", "import XCTest\nimport XCTestDynamicOverlay", text, count=1, flags=re.M)
+    return text
+
+
 def main():
     if sys.argv[1] == "--package":
         scratch, storehost = os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
@@ -150,7 +159,8 @@ def main():
             with open(os.path.join(target, f), "w") as dst:
                 dst.write(edited)
             if "XCTTODO" in edited:
-                shutil.copy(helper, os.path.join(target, "TestHelpers.swift"))
+                with open(helper) as src, open(os.path.join(target, "TestHelpers.swift"), "w") as dst:
+                    dst.write(import_overlay(src.read()))
             inventory[name] = {"kept": kept, "removed": removed}
     with open(os.path.join(scratch, "inventory.json"), "w") as out:
         json.dump(inventory, out, indent=1, sort_keys=True)
@@ -178,6 +188,7 @@ let package = Package(
       dependencies: [
         .product(name: "ComposableArchitecture", package: "StoreHost"),
         .product(name: "ComposableTesting", package: "StoreHost"),
+        .product(name: "XCTestDynamicOverlay", package: "StoreHost"),
       ],
       swiftSettings: [
         .swiftLanguageMode(.v5), .enableExperimentalFeature("StrictConcurrency"),
