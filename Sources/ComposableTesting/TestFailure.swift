@@ -42,6 +42,20 @@ struct SwiftTestingAndXCTest: TestFramework {
     }
   }
 
+  /// A known issue under Swift Testing; nothing under XCTest, where it passes silently.
+  func recordExpectedFailure(_ message: String, at location: Composable.SourceLocation) {
+    guard Test.current != nil else { return }
+    withKnownIssue {
+      Issue.record(Comment(rawValue: message), sourceLocation: testingLocation(location))
+    }
+  }
+
+  /// A teardown block of the running XCTest case; Swift Testing has no such hook.
+  func atEndOfTest(_ body: @escaping @Sendable () -> Void) {
+    guard Test.current == nil else { return }
+    XCTestCaseTracker.shared.currentCase.withLock { $0?.value }?.addTeardownBlock(body)
+  }
+
   private func testingLocation(_ location: Composable.SourceLocation) -> Testing.SourceLocation {
     Testing.SourceLocation(fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column)
   }
@@ -52,14 +66,20 @@ final class XCTestCaseTracker: NSObject, XCTestObservation, @unchecked Sendable 
   static let shared = XCTestCaseTracker()
   /// The number of the running test case, counted from the first: one per run of a method.
   let current = Mutex<Int?>(nil)
+  /// The running test case itself.
+  let currentCase = Mutex<UncheckedSendable<XCTestCase>?>(nil)
   private let started = Atomic<Int>(0)
 
   func testCaseWillStart(_ testCase: XCTestCase) {
     let number = started.add(1, ordering: .relaxed).newValue
     current.withLock { $0 = number }
+    currentCase.withLock { $0 = UncheckedSendable(testCase) }
   }
 
-  func testCaseDidFinish(_ testCase: XCTestCase) { current.withLock { $0 = nil } }
+  func testCaseDidFinish(_ testCase: XCTestCase) {
+    current.withLock { $0 = nil }
+    currentCase.withLock { $0 = nil }
+  }
 }
 
 /// Called once as the process loads this library, by a C constructor.

@@ -101,23 +101,6 @@ public final class PostgresSessionPersistence: SessionPersistence {
     }
   }
 
-  /// Every session stored in the database at `url`, without its remembered answers, read
-  /// with one query and without migrating the tables: a build about to be deployed can check
-  /// that it reads them while processes of another StoreHost version serve them.
-  public static func readSessions(url: String) throws -> [SessionSnapshot] {
-    // One query reads every row: allowed far longer than a request's statement.
-    let connection = try PostgresConnection(url: url, statementTimeout: .seconds(3600))
-    let hasStateVersion = try connection.execute(
-      """
-      SELECT 1 FROM information_schema.columns
-      WHERE table_name = 'storehost_sessions' AND column_name = 'state_version'
-      """)
-    let versions = hasStateVersion.isEmpty ? "0, version" : "state_version, reserved_version"
-    return try connection.execute(
-      "SELECT id, version, state, created_at, last_active_at, \(versions) FROM storehost_sessions ORDER BY id"
-    ).map(SessionSnapshot.init(row:))
-  }
-
   /// Stores `snapshot` and announces it: version 0 creates the session, owned by this
   /// process at the save's epoch; a later version replaces the stored one only while this
   /// process owns the session at that epoch, the stored version is older and no newer build

@@ -344,12 +344,15 @@ func usage() -> String {
     "       storehost healthcheck [--ready] [options]",
     "       storehost schema [--typescript]",
     "       storehost history export-test [--data DIR] ID",
+    "       storehost sessions check [--data DIR | --database URL]",
+    "       storehost deploy-check [--data DIR | --database URL] [--sample N] [--allow ACTION_PATH]... [--timeout S] [--json]",
     "",
     "Serves the StoreHost demo: one root store per browser session, over HTTP.",
     "Each option can also be set with its environment variable; flags win.",
     "'healthcheck' asks the server those options describe for /healthz (with --ready, /readyz); exits 0 on 200.",
     "'schema' prints the JSON Schema of GET /api/schema, or its TypeScript declarations.",
     "'history export-test' prints the Swift test that rebuilds session ID from its saved history.",
+    "'sessions check' reads every saved session as a start would; 'deploy-check' also replays recent histories.",
     "",
   ]
   for option in Option.all {

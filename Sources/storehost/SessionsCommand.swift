@@ -2,12 +2,11 @@ import Composable
 import Foundation
 import StoreHost
 import StoreHostDemo
-import StoreHostPostgres
 
 /// `storehost sessions check [--data DIR | --database URL]`: reads every saved session with
-/// this build, as a start would, without serving or changing anything; prints how many it
-/// reads and the first that it cannot, and exits 1 when any fails, so a deploy pipeline can
-/// stop before the new build starts on the saved sessions.
+/// this build, as a start would, without serving or changing anything (``SessionsCheck``);
+/// prints how many it reads and why it cannot read the others, and exits 1 when any fails,
+/// so a deploy pipeline can stop before the new build starts on the saved sessions.
 enum SessionsCommand {
   static let usage = "usage: storehost sessions check [--data DIR | --database URL]"
   /// Unreadable sessions printed one by one; the rest are counted.
@@ -20,29 +19,24 @@ enum SessionsCommand {
     case .success(let parsed): settings = parsed
     case .failure(let exit): return exit.status
     }
-    let snapshots: [SessionSnapshot]
-    let source: String
+    let report: SessionCheckReport
     do {
-      if let database = settings.database {
-        source = "postgres"
-        snapshots = try PostgresSessionPersistence.readSessions(url: database)
-      } else {
-        source = settings.dataDirectory + "/sessions.sqlite"
-        snapshots =
-          FileManager.default.fileExists(atPath: source) ? try SQLiteSessionPersistence.readSessions(path: source) : []
+      guard let sessions = try Subcommand.savedSessions(settings) else {
+        print("0 saved sessions in \(Subcommand.source(settings)): nothing to check")
+        return 0
       }
+      report = try SessionsCheck(initialState: AppFeature.State()).run(sessions)
     } catch {
-      return Subcommand.fail("cannot read the saved sessions in \(settings.database == nil ? settings.dataDirectory : "the database"): \(error)", status: 1)
+      return Subcommand.fail("cannot read the saved sessions in \(Subcommand.source(settings)): \(error)", status: 1)
     }
-    let report = SessionHost<AppFeature.State, AppFeature.Action>.check(snapshots)
     let stateVersion = SavedState.version(of: AppFeature.State.self)
     print(
-      "\(snapshots.count) saved sessions in \(source): \(report.readable) readable, \(report.unreadable.count) unreadable by this build (state version \(stateVersion))"
+      "\(report.total) saved sessions in \(Subcommand.source(settings)): \(report.readable) readable, \(report.unreadableCount) unreadable by this build (state version \(stateVersion))"
     )
     for session in report.unreadable.prefix(listed) {
       print("  \(session.id) (state version \(session.stateVersion)): \(session.reason)")
     }
-    if report.unreadable.count > listed { print("  and \(report.unreadable.count - listed) more") }
-    return report.unreadable.isEmpty ? 0 : 1
+    if report.unreadableCount > listed { print("  and \(report.unreadableCount - listed) more") }
+    return report.unreadableCount == 0 ? 0 : 1
   }
 }

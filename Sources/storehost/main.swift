@@ -14,6 +14,7 @@ func fail(_ message: String, status: Int32 = 1) -> Never {
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "schema" { exit(SchemaCommand.run(Array(arguments.dropFirst()))) }
 if arguments.first == "sessions" { exit(SessionsCommand.run(Array(arguments.dropFirst()))) }
+if arguments.first == "deploy-check" { exit(DeployCheckCommand.run(Array(arguments.dropFirst()))) }
 if arguments.first == "history" { exit(HistoryCommand.run(Array(arguments.dropFirst()))) }
 let isHealthCheck = arguments.first == "healthcheck"
 var healthCheckPath = HealthCheck.livenessPath

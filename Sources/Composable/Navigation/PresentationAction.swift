@@ -77,6 +77,20 @@ extension Reducer {
       parent: Reduce(self), destination: Reduce(child: destination()), toPresentationState: toPresentationState,
       toPresentationAction: AnyCasePath(toPresentationAction), fileID: fileID, line: line)
   }
+
+  /// ``ifLet(_:action:destination:fileID:line:)`` with a case path: `action: /Action.destination`.
+  public func ifLet<DestinationState, DestinationAction, Destination: Reducer>(
+    _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>> & Sendable,
+    action toPresentationAction: AnyCasePath<Action, PresentationAction<DestinationAction>>,
+    @ReducerBuilder<DestinationState, DestinationAction> destination: () -> Destination,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> _PresentationReducer<Self, Destination>
+  where DestinationState == Destination.State, DestinationAction == Destination.Action, Action: Sendable {
+    _PresentationReducer(
+      parent: Reduce(self), destination: Reduce(child: destination()), toPresentationState: toPresentationState,
+      toPresentationAction: toPresentationAction, fileID: fileID, line: line)
+  }
 }
 
 /// The reducer built by ``Reducer/ifLet(_:action:destination:fileID:line:)``.

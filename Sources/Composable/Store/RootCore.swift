@@ -237,6 +237,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
       start(effect, cancelIDs: cancelIDs + [id])
     case let .cancel(id):
       cancelling += effects.taskIDs(for: id)
+      TaskCancellations.shared.cancel(id)
     case let .throttle(window, effect):
       start(throttled(effect, window: window), cancelIDs: cancelIDs)
     }
@@ -315,6 +316,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
       await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
     case let .cancel(id):
       lock.withLock { _ in effects.cancel(id) }
+      TaskCancellations.shared.cancel(id)
     case let .throttle(window, effect):
       await runInTask(lock.withLock { _ in throttled(effect, window: window) }, cancelIDs: cancelIDs, send: send)
     }

@@ -20,6 +20,16 @@ public protocol TestFramework: Sendable {
   /// The running test, to keep test values (storage, say) apart between tests; `nil`
   /// where it is not known.
   var currentTestID: AnyHashable? { get }
+  /// Shows a failure the test expected (``XCTExpectFailure(_:enabled:strict:fileID:filePath:line:column:issueMatcher:)``),
+  /// without failing the test.
+  func recordExpectedFailure(_ message: String, at location: SourceLocation)
+  /// Runs `body` when the running test ends, before its result is known.
+  func atEndOfTest(_ body: @escaping @Sendable () -> Void)
+}
+
+extension TestFramework {
+  public func recordExpectedFailure(_ message: String, at location: SourceLocation) {}
+  public func atEndOfTest(_ body: @escaping @Sendable () -> Void) {}
 }
 
 /// The installed ``TestFramework``.
@@ -39,6 +49,10 @@ public enum TestFrameworks {
 
 /// Fails the running test at `location`; without a test framework, says so on standard error.
 func reportTestFailure(_ message: String, at location: TestLocation) {
+  if FailureExpectations.expect(message, at: location.sourceLocation) {
+    TestFrameworks.current?.recordExpectedFailure(message, at: location.sourceLocation)
+    return
+  }
   guard let reporter = TestFrameworks.current else {
     StandardErrorIssueReporter().reportIssue(
       "TestStore failure (link ComposableTesting into the test target to fail the test): " + message,

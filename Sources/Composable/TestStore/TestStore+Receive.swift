@@ -103,6 +103,44 @@ extension TestStore {
       at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
+  /// Asserts that the next action received from an effect satisfies `isMatching`, and how
+  /// it changes the state: `await store.receive { $0 == .loaded }`.
+  public func receive(
+    _ isMatching: (_ action: Action) -> Bool,
+    timeout: Duration = .seconds(1),
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await receiveAction(
+      matching: isMatching,
+      mismatch: { "Received action without a match: …\n\n\(customDump($0))" },
+      updateStateToExpectedResult, timeout: timeout,
+      at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Asserts that the next action received from an effect is of the case `casePath`:
+  /// `await store.receive(/Action.response)`.
+  public func receive<Value>(
+    _ casePath: AnyCasePath<Action, Value>,
+    timeout: Duration = .seconds(1),
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await receiveAction(
+      matching: { casePath.extract(from: $0) != nil },
+      mismatch: { notOfTheExpectedCase($0) },
+      updateStateToExpectedResult, timeout: timeout,
+      at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
   /// Waits for a received action, checks it with `matches`, and asserts its state change.
   /// A non-exhaustive store skips received actions that do not match.
   private func receiveAction(

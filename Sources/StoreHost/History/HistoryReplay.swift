@@ -27,7 +27,10 @@ struct HistoryReplay<State: Codable & Sendable, Action: Decodable & Sendable> {
     /// The steps run, and their actions.
     let stepsRun: Int
     let actionsRun: Int
-    let firstDifference: Difference?
+    /// Every step whose state differed, in order: the first only, unless the replay went on
+    /// from the recorded states (``run(_:resyncing:)``).
+    let differences: [Difference]
+    var firstDifference: Difference? { differences.first }
     /// Issues the reducer's dependencies reported meanwhile (more UUIDs asked for than
     /// were recorded, say).
     let issues: [String]
@@ -39,8 +42,12 @@ struct HistoryReplay<State: Codable & Sendable, Action: Decodable & Sendable> {
   /// The JSON this build writes for a state.
   let write: (State) throws -> JSONValue
 
-  func run(_ script: HistoryScript<State>) -> Outcome {
+  /// Replays `script`; stops at the first step whose state differs, or, with `resync`, goes
+  /// on from the recorded state after it (which `resync` decodes), to find every step that
+  /// differs.
+  func run(_ script: HistoryScript<State>, resyncing resync: ((JSONValue) throws -> State)? = nil) -> Outcome {
     let issues = CollectedIssues()
+    var differences: [Difference] = []
     var state = script.start
     var version = script.startVersion
     var stepsRun = 0
@@ -63,28 +70,20 @@ struct HistoryReplay<State: Codable & Sendable, Action: Decodable & Sendable> {
           actionsRun += 1
         }
         let replayed = try write(state)
-        if replayed != step.expected {
-          return outcome(
-            state, version, stepsRun, actionsRun, issues,
-            Difference(
-              version: step.version, actions: step.actions.map(\.action),
-              patch: JSONPatch.diff(from: step.expected, to: replayed), error: nil))
-        }
+        if replayed == step.expected { continue }
+        differences.append(
+          Difference(
+            version: step.version, actions: step.actions.map(\.action),
+            patch: JSONPatch.diff(from: step.expected, to: replayed), error: nil))
       } catch {
-        return outcome(
-          state, version, stepsRun, actionsRun, issues,
+        differences.append(
           Difference(version: step.version, actions: step.actions.map(\.action), patch: [], error: "\(error)"))
       }
+      guard let resync, let recorded = try? resync(step.expected) else { break }
+      state = recorded
     }
-    return outcome(state, version, stepsRun, actionsRun, issues, nil)
-  }
-
-  private func outcome(
-    _ state: State, _ version: Int, _ stepsRun: Int, _ actionsRun: Int, _ issues: CollectedIssues,
-    _ difference: Difference?
-  ) -> Outcome {
-    Outcome(
-      state: state, version: version, stepsRun: stepsRun, actionsRun: actionsRun, firstDifference: difference,
+    return Outcome(
+      state: state, version: version, stepsRun: stepsRun, actionsRun: actionsRun, differences: differences,
       issues: issues.messages)
   }
 }

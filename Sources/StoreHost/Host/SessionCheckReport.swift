@@ -1,19 +1,38 @@
 import Composable
 import StoreHostJSON
 
-/// What ``SessionHost/check(_:)`` found: how many saved sessions this build reads, and
-/// which it cannot.
-public struct SessionCheckReport: Sendable {
+/// What ``SessionsCheck`` found: how many saved sessions this build reads, and which it
+/// cannot, grouped by why. Its size does not grow with the number of sessions: it lists the
+/// first ``SessionsCheck/listedLimit`` unreadable sessions and counts the rest.
+public struct SessionCheckReport: Sendable, Encodable {
   /// Sessions this build reads.
-  public var readable: Int
+  public var readable = 0
   /// Sessions this build cannot read, kept in storage unchanged.
-  public var unreadable: [UnreadableSession]
+  public var unreadableCount = 0
+  /// The first unreadable sessions found, in order of id.
+  public var unreadable: [UnreadableSession] = []
+  /// The unreadable sessions by reason, most frequent first.
+  public var causes: [UnreadableCause] = []
+  /// Unreadable sessions whose reason is not among ``causes`` (past ``SessionsCheck/causeLimit`` reasons).
+  public var otherCauses = 0
+  /// Whether the check stopped at its deadline before reading every session.
+  public var timedOut = false
+
+  /// Every session read.
+  public var total: Int { readable + unreadableCount }
+}
+
+/// One reason saved sessions cannot be read, with how many and one of them.
+public struct UnreadableCause: Hashable, Sendable, Encodable {
+  public var reason: String
+  public var count: Int
+  public var example: SessionID
 }
 
 /// A saved session this build cannot read: its JSON does not decode into the state, or a
 /// newer build saved it under a later state version. It is kept in storage, unchanged,
 /// for a build that can read it.
-public struct UnreadableSession: Hashable, Sendable {
+public struct UnreadableSession: Hashable, Sendable, Encodable {
   public var id: SessionID
   /// The state version it was saved under.
   public var stateVersion: Int

@@ -189,12 +189,13 @@ extension SessionHost {
       of: snapshot.id, records: snapshot.history, featureTypeName: String(reflecting: feature), origin: origin,
       dependencies: { values in
         prepareDependencies(&values)
-        keepSharedValuesApart(&values, session: snapshot.id)
+        values.keepSharedValuesApart(session: snapshot.id)
       })
   }
 
   /// The replay script of a history's `records`, its states decoded with `dependencies`.
-  private static func script(
+  /// - Throws: 409 `history_unreadable` when none of its kept states decodes.
+  static func script(
     of records: [HistoryRecord], dependencies: @escaping @Sendable (inout DependencyValues) -> Void
   ) throws -> HistoryScript<State> {
     do {
@@ -222,14 +223,14 @@ extension SessionHost {
 
   /// Decodes a state's JSON (in this build's state version) for a replay, with
   /// `dependencies`, and the JSON this build writes for it.
-  private static func readReplayState(
+  static func readReplayState(
     _ json: JSONValue, dependencies: (inout DependencyValues) -> Void
   ) throws -> (state: State, json: JSONValue) {
     let state = try withDependencies(dependencies) { try json.decode(as: State.self) }
     return (state, try written(state))
   }
 
-  private static func written(_ state: State) throws -> JSONValue {
+  static func written(_ state: State) throws -> JSONValue {
     try JSONValue(parsing: try JSONEncoding.encode(state))
   }
 
@@ -239,17 +240,8 @@ extension SessionHost {
   private func replayDependencies(of id: SessionID) -> @Sendable (inout DependencyValues) -> Void {
     { [prepareDependencies] values in
       prepareDependencies(&values)
-      Self.keepSharedValuesApart(&values, session: id)
+      values.keepSharedValuesApart(session: id)
     }
-  }
-
-  /// Gives `.appStorage`, `.fileStorage` and `.inMemory` keys storage of their own, in
-  /// memory, for the session `id`.
-  private static func keepSharedValuesApart(_ values: inout DependencyValues, session id: SessionID) {
-    values.defaultAppStorage = .inMemory()
-    values.defaultFileStorage = .inMemory()
-    values.defaultInMemoryStorage = InMemoryStorage()
-    values.sessionID = id.rawValue
   }
 
   /// `state`, decoded from a history, with the keyed shared values of a fresh initial state

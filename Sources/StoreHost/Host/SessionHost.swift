@@ -157,31 +157,10 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   /// The number of live sessions.
   public var sessionCount: Int { sessions.withLock { $0.live.count } }
 
-  /// Reads every snapshot's state with this build, as bringing it back into memory would,
-  /// without serving or changing anything: the check a deploy runs before starting a new
-  /// build on saved sessions (`storehost sessions check`).
-  public static func check(_ snapshots: [SessionSnapshot]) -> SessionCheckReport {
-    var unreadable: [UnreadableSession] = []
-    for snapshot in snapshots {
-      do {
-        _ = try SavedState.decode(State.self, from: snapshot.state, savedAt: snapshot.stateVersion)
-      } catch {
-        unreadable.append(UnreadableSession(snapshot, error: error))
-      }
-    }
-    return SessionCheckReport(readable: snapshots.count - unreadable.count, unreadable: unreadable)
-  }
-
-  /// The state a snapshot saved, migrated to this build's state version and decoded, with
-  /// the keyed shared values of a fresh initial state in place of the detached copies
-  /// decoding makes, so it follows its keys again; both made with the session's
-  /// dependencies, so its session-scoped keys are its own.
+  /// The state a snapshot saved, read as bringing the session back reads it
+  /// (``SessionStateReader``), with the host's dependencies and the session's id.
   func readState(of snapshot: SessionSnapshot) throws -> State {
-    try withDependencies(dependencies(of: snapshot.id, history: nil)) {
-      var state = try SavedState.decode(State.self, from: snapshot.state, savedAt: snapshot.stateVersion)
-      reattachSharedValues(&state, from: makeInitialState())
-      return state
-    }
+    try SessionStateReader(prepareDependencies: prepareDependencies, makeInitialState: makeInitialState).read(snapshot)
   }
 
   /// Starts telling the sessions' presence watchers how many streams the host has open,

@@ -131,16 +131,9 @@ public final class SQLiteSessionPersistence: SessionPersistence {
   }
 
   /// The session `id` stored in the SQLite file at `path`, with its history, read without
-  /// writing to the file (as ``readSessions(path:)``): `nil` when it is not stored.
+  /// writing to the file (``SQLiteSavedSessions``): `nil` when it is not stored.
   public static func readSession(_ id: SessionID, path: String) throws -> SessionSnapshot? {
-    try SessionTable.readSession(id, path: path)
-  }
-
-  /// Every session stored in the SQLite file at `path`, without its remembered answers,
-  /// read without writing to the file: a build about to be deployed can check that it reads
-  /// them while another StoreHost version still serves the file.
-  public static func readSessions(path: String) throws -> [SessionSnapshot] {
-    try SessionTable.readSessions(path: path)
+    try SQLiteSavedSessions(path: path).session(id)
   }
 
   public func flush() async throws {

@@ -103,7 +103,7 @@ private func saved(_ state: String, stateVersion: Int = 0, version: Int = 3) -> 
     #expect(stored.count == 4)
     #expect(stored[wrongType.id] == wrongType.state)
     // The check reads as bringing back does, without changing anything.
-    #expect(SessionHost<NoteV0.State, NoteV0.Action>.check([notJSON, good]).unreadable.map(\.id) == [notJSON.id])
+    #expect(try SessionsCheck(initialState: NoteV0.State()).run(SavedSessionsInMemory([notJSON, good])).unreadable.map(\.id) == [notJSON.id])
   }
 
   @Test func aMigrationCarriesStatesOverAndARollbackSetsThemAsideUntilRolledForward() async throws {

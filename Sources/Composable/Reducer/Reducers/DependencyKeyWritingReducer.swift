@@ -11,6 +11,41 @@ extension Reducer {
   ) -> _DependencyKeyWritingReducer<Self> {
     _DependencyKeyWritingReducer(base: Reduce(self)) { $0[keyPath: keyPath] = value }
   }
+
+  /// This reducer with the dependency at `keyPath` changed by `transform`, for it and its
+  /// effects: `.transformDependency(\.apiClient) { $0.fetch = { 42 } }`.
+  public func transformDependency<Value: Sendable>(
+    _ keyPath: WritableKeyPath<DependencyValues, Value> & Sendable,
+    transform: @escaping @Sendable (_ dependency: inout Value) -> Void
+  ) -> _DependencyKeyWritingReducer<Self> {
+    _DependencyKeyWritingReducer(base: Reduce(self)) { transform(&$0[keyPath: keyPath]) }
+  }
+}
+
+extension _DependencyKeyWritingReducer {
+  /// Another value for this reducer's dependencies, in the same reducer: the values set
+  /// nearer the base reducer win, as they would nested.
+  public func dependency<Value: Sendable>(
+    _ keyPath: WritableKeyPath<DependencyValues, Value> & Sendable,
+    _ value: Value
+  ) -> Self {
+    Self(base: base) { [update] values in
+      values[keyPath: keyPath] = value
+      update(&values)
+    }
+  }
+
+  /// Another change of this reducer's dependencies, in the same reducer, applied before
+  /// the changes nearer the base reducer.
+  public func transformDependency<Value: Sendable>(
+    _ keyPath: WritableKeyPath<DependencyValues, Value> & Sendable,
+    transform: @escaping @Sendable (_ dependency: inout Value) -> Void
+  ) -> Self {
+    Self(base: base) { [update] values in
+      transform(&values[keyPath: keyPath])
+      update(&values)
+    }
+  }
 }
 
 /// The reducer built by ``Reducer/dependency(_:_:)``.

@@ -18,13 +18,28 @@ extension Reducer {
       parent: Reduce(self), child: Reduce(child: child()), toCaseState: toCaseState,
       toCaseAction: AnyCasePath(toCaseAction), fileID: fileID, line: line)
   }
+
+  /// ``ifCaseLet(_:action:then:fileID:line:)`` with case paths:
+  /// `.ifCaseLet(/State.login, action: /Action.login) { Login() }`.
+  public func ifCaseLet<CaseState, CaseAction, Child: Reducer>(
+    _ toCaseState: AnyCasePath<State, CaseState>,
+    action toCaseAction: AnyCasePath<Action, CaseAction>,
+    @ReducerBuilder<CaseState, CaseAction> then child: () -> Child,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> _IfCaseLetReducer<Self, Child> where CaseState == Child.State, CaseAction == Child.Action {
+    _IfCaseLetReducer(
+      parent: Reduce(self), child: Reduce(child: child()), toCaseState: toCaseState,
+      toCaseAction: toCaseAction, fileID: fileID, line: line)
+  }
 }
 
 /// The reducer built by ``Reducer/ifCaseLet(_:action:then:fileID:line:)``.
 public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   let parent: Reduce<Parent.State, Parent.Action>
   let child: Reduce<Child.State, Child.Action>
-  let toCaseState: CaseKeyPath<Parent.State, Child.State>
+  let casePath: AnyCasePath<Parent.State, Child.State>
+  let childEffectsID: ChildEffectsID
   let toCaseAction: AnyCasePath<Parent.Action, Child.Action>
   let fileID: StaticString
   let line: UInt
@@ -34,13 +49,24 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     toCaseState: CaseKeyPath<Parent.State, Child.State>,
     toCaseAction: AnyCasePath<Parent.Action, Child.Action>, fileID: StaticString, line: UInt
   ) {
-    (self.parent, self.child, self.toCaseState) = (parent, child, toCaseState)
+    (self.parent, self.child, self.casePath) = (parent, child, AnyCasePath(toCaseState))
+    self.childEffectsID = ChildEffectsID(stateKeyPath: toCaseState, elementID: nil)
+    (self.toCaseAction, self.fileID, self.line) = (toCaseAction, fileID, line)
+  }
+
+  init(
+    parent: Reduce<Parent.State, Parent.Action>, child: Reduce<Child.State, Child.Action>,
+    toCaseState: AnyCasePath<Parent.State, Child.State>,
+    toCaseAction: AnyCasePath<Parent.Action, Child.Action>, fileID: StaticString, line: UInt
+  ) {
+    (self.parent, self.child, self.casePath) = (parent, child, toCaseState)
+    // A case path has no identity of its own: this reducer's effects get one of theirs.
+    self.childEffectsID = ChildEffectsID(
+      stateKeyPath: \Parent.State.self, elementID: AnyHashable(CaseEffectsToken()))
     (self.toCaseAction, self.fileID, self.line) = (toCaseAction, fileID, line)
   }
 
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    let casePath = AnyCasePath(toCaseState)
-    let childEffectsID = ChildEffectsID(stateKeyPath: toCaseState, elementID: nil)
     var childEffects = Effect<Parent.Action>.none
     if let childAction = toCaseAction.extract(from: action) {
       if var childState = casePath.extract(from: state) {
@@ -63,4 +89,10 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let leftCase = wasInCase && casePath.extract(from: state) == nil
     return .merge(childEffects, parentEffects, leftCase ? .cancel(id: childEffectsID) : .none)
   }
+}
+
+/// The identity of the effects of one `ifCaseLet` built from a case path.
+final class CaseEffectsToken: Hashable, Sendable {
+  static func == (lhs: CaseEffectsToken, rhs: CaseEffectsToken) -> Bool { lhs === rhs }
+  func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }

@@ -181,43 +181,9 @@ final class SessionTable {
       version: Int(statement.integer(at: column + 4)), answeredAt: date(statement.integer(at: column + 5)))
   }
 
-  /// Every session stored in the file at `path`, read without writing to the file or
-  /// migrating it, so it can be read while a process of another StoreHost version serves
-  /// it. Answers are left out.
-  static func readSessions(path: String) throws -> [SessionSnapshot] {
-    let connection = try SQLiteConnection(path: path, readOnly: true)
-    try connection.check(sqlite3_busy_timeout(connection.handle, 5000))
-    let version = try userVersion(connection)
-    guard version <= schemaVersion else { throw SessionPersistenceError.unsupportedSchema(version: version) }
-    let stateVersion = version >= 3 ? "state_version" : "0"
-    let select = try connection.prepare(
-      "SELECT id, version, state, created_at_ms, last_active_at_ms, \(stateVersion) FROM sessions ORDER BY id")
-    try select.bind()
-    var snapshots: [SessionSnapshot] = []
-    while try select.step() {
-      let rawID = select.text(at: 0)
-      guard let id = SessionID(rawID) else { throw SessionPersistenceError.invalidRecord("id \"\(rawID)\"") }
-      snapshots.append(
-        SessionSnapshot(
-          id: id, version: Int(select.integer(at: 1)), state: select.blob(at: 2), stateVersion: Int(select.integer(at: 5)),
-          createdAt: date(select.integer(at: 3)), lastActiveAt: date(select.integer(at: 4))))
-    }
-    return snapshots
-  }
-
   /// The stored history steps of the session `id`, oldest first, whole.
   func history(of id: SessionID) throws -> [HistoryRecord] {
     try history.read(id)
-  }
-
-  /// The session `id` stored in the file at `path`, with its history (and without its
-  /// remembered answers), read as ``readSessions(path:)`` reads: `nil` when it is not stored.
-  static func readSession(_ id: SessionID, path: String) throws -> SessionSnapshot? {
-    guard var snapshot = try readSessions(path: path).first(where: { $0.id == id }) else { return nil }
-    let connection = try SQLiteConnection(path: path, readOnly: true)
-    try connection.check(sqlite3_busy_timeout(connection.handle, 5000))
-    if try userVersion(connection) >= 4 { snapshot.history = try HistoryTable.read(id, from: connection) }
-    return snapshot
   }
 
   // MARK: Schema

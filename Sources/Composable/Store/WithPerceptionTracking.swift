@@ -1,0 +1,19 @@
+import Observation
+
+/// Runs `apply` and calls `onChange` once, at the next change of an observable value it
+/// read (a store's state): swift-perception's name for `withObservationTracking`, which
+/// Linux has.
+@discardableResult
+public func withPerceptionTracking<T>(
+  _ apply: () -> T,
+  onChange: @autoclosure () -> @Sendable () -> Void
+) -> T {
+  withObservationTracking(apply, onChange: onChange())
+}
+
+/// Runs `apply`: what a view's body does in SwiftUI, where perception tracks its reads.
+/// A server draws no views, so nothing is tracked.
+@discardableResult
+public func withPerceptionTracking<T>(_ apply: () -> T) -> T {
+  apply()
+}
