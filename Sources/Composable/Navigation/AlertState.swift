@@ -164,7 +164,7 @@ func isEphemeral(_ state: Any) -> Bool {
 }
 
 extension Reducer {
-  /// ``ifLet(_:action:destination:fileID:line:)`` for a presented alert or dialog, which
+  /// `ifLet(_:action:destination:fileID:line:)` for a presented alert or dialog, which
   /// has no reducer: `.ifLet(\.$alert, action: \.alert)`.
   public func ifLet<DestinationState: _EphemeralState, DestinationAction>(
     _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>> & Sendable,

@@ -22,7 +22,7 @@ public protocol CaseReducerState {
 }
 
 extension Reducer {
-  /// ``ifLet(_:action:destination:fileID:line:)`` for an enum of destinations (`@Reducer enum`).
+  /// `ifLet(_:action:destination:fileID:line:)` for an enum of destinations (`@Reducer enum`).
   public func ifLet<DestinationState: CaseReducerState, DestinationAction>(
     _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>> & Sendable,
     action toPresentationAction: CaseKeyPath<Action, PresentationAction<DestinationAction>>,

@@ -3,7 +3,7 @@ import Synchronization
 /// The state of a feature presented by its parent (a sheet, an alert, a drill-down), `nil`
 /// while nothing is presented: `@Presents var destination: Destination.State?`.
 ///
-/// Its projection (`$destination`) is what ``Reducer/ifLet(_:action:destination:fileID:line:)``
+/// Its projection (`$destination`) is what `Reducer/ifLet(_:action:destination:fileID:line:)`
 /// runs the presented feature on. Each presentation has an identity of its own, so the
 /// effects of one presentation are cancelled when it is dismissed or replaced. It encodes as
 /// the presented state, or `null`.
