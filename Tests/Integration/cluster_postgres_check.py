@@ -212,7 +212,7 @@ def main():
               f"(answers {dict(refusals)}, no answer from process {dict(lost_connections)}); after the kill, "
               f"acknowledged of sent per session: {[tuple(reversed(counts)) for counts in after_kill.values()]}")
         # Only the killed process can leave a request unanswered, and the survivors answer
-        # an action on a session of the dead one only with what the README lists for a
+        # an action on a session of the dead one only with what the Cluster article lists for a
         # failed owner: 503 owner_unavailable (its lease had not run out yet) or
         # outcome_unknown (it failed with the request).
         assert set(lost_connections) <= {0}, f"a live process left requests unanswered: {dict(lost_connections)}"
