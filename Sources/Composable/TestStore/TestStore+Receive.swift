@@ -59,12 +59,9 @@ extension TestStore {
     line: UInt = #line,
     column: UInt = #column
   ) async {
-    let casePath = AnyCasePath(actionCase)
-    await receiveAction(
-      matching: { casePath.extract(from: $0) != nil },
-      mismatch: { notOfTheExpectedCase($0) },
-      updateStateToExpectedResult, timeout: timeout,
-      at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    await receive(
+      AnyCasePath(actionCase), timeout: timeout, assert: updateStateToExpectedResult, isolation: isolation,
+      fileID: fileID, file: filePath, line: line, column: column)
   }
 
   /// Asserts that the next action received from an effect is of the case `actionCase`
