@@ -104,7 +104,7 @@ do {
 
   var router = Router()
   host.addRoutes(to: &router)
-  router.fallback = StaticFiles(root: settings.publicDirectory).handler
+  router.setFallback(StaticFiles(root: settings.publicDirectory).respond)
   var serverConfiguration = settings.server
   serverConfiguration.tls?.onReload = { reload in
     switch reload {

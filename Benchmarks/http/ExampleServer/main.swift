@@ -44,7 +44,7 @@ router.get("/events") { _ in
     await stream.waitUntilClosed()
   }
 }
-if let publicDirectory { router.fallback = StaticFiles(root: publicDirectory).handler }
+if let publicDirectory { router.setFallback(StaticFiles(root: publicDirectory).respond) }
 
 let server = HTTPServer(configuration: configuration, router: router)
 do {

@@ -23,6 +23,13 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     fields.filter { Self.namesEqual($0.name, name) }.map(\.value)
   }
 
+  /// How many fields are named `name`.
+  public func count(of name: String) -> Int {
+    var count = 0
+    for field in fields where Self.namesEqual(field.name, name) { count += 1 }
+    return count
+  }
+
   /// Whether `name` is present.
   public func contains(_ name: String) -> Bool { fields.contains { Self.namesEqual($0.name, name) } }
 
@@ -70,6 +77,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
   /// ASCII case-insensitive comparison, as header names are ASCII tokens.
   static func namesEqual(_ a: String, _ b: String) -> Bool {
+    guard a.utf8.count == b.utf8.count else { return false }
     var left = a.utf8.makeIterator()
     var right = b.utf8.makeIterator()
     while true {

@@ -120,9 +120,9 @@ public struct RequestParser: Sendable {
         index += 2
         state = .chunkSize
       case .trailers:
-        guard let lines = try sectionLines(startsWithRequestLine: false) else { return nil }
+        guard var lines = try section(startsWithRequestLine: false) else { return nil }
         // Trailer fields are validated like headers, then dropped: nothing here uses them.
-        _ = try parseFields(lines[...], section: "trailer")
+        _ = try parseFields(&lines, section: "trailer")
         state = .end
       }
     }
@@ -137,21 +137,22 @@ public struct RequestParser: Sendable {
       scanOffset = max(scanOffset, index)
     }
     if bufferedByteCount >= 1 && buffer[index] == LF { throw .badRequest("The request uses a bare LF line ending.") }
-    guard let lines = try sectionLines(startsWithRequestLine: true) else { return nil }
-    guard let requestLine = lines.first else { throw .badRequest("The request line is missing.") }
-    let (method, target, minor) = try parseRequestLine(requestLine)
-    let headers = try parseFields(lines[1...], section: "header")
-    if minor == 1 && headers.values("Host").count != 1 {
+    guard var lines = try section(startsWithRequestLine: true) else { return nil }
+    guard let requestLine = try lines.next(in: buffer) else { throw .badRequest("The request line is missing.") }
+    let (method, target, minor) = try parseRequestLine(buffer[requestLine])
+    let headers = try parseFields(&lines, section: "header")
+    if minor == 1 && headers.count(of: "Host") != 1 {
       throw .badRequest("An HTTP/1.1 request needs exactly one Host header.")
     }
     let framing = try bodyFraming(method: method, minorVersion: minor, headers: headers)
     return RequestHead(method: method, target: target, minorVersion: minor, headers: headers, framing: framing)
   }
 
-  /// Splits a CRLF-terminated section (head or trailers) ending in an empty line into its
-  /// lines, or returns `nil` until the whole section is buffered. A head whose request line
-  /// alone passes the limits is refused as a target too long (414), any other as too large.
-  private mutating func sectionLines(startsWithRequestLine: Bool) throws(HTTPParseError) -> [ArraySlice<UInt8>]? {
+  /// The lines of a CRLF-terminated section (head or trailers) ending in an empty line, or
+  /// `nil` until the whole section is buffered; the section is consumed. A head whose
+  /// request line alone passes the limits is refused as a target too long (414), any other
+  /// as too large.
+  private mutating func section(startsWithRequestLine: Bool) throws(HTTPParseError) -> SectionLines? {
     let start = index
     // Scan no further than the limit allows, so the outcome never depends on how the
     // bytes were split into reads.
@@ -184,28 +185,37 @@ public struct RequestParser: Sendable {
     }
     index = end
     scanOffset = end
-    var lines: [ArraySlice<UInt8>] = []
-    var lineStart = start
-    var cursor = start
-    while cursor < end - 2 {
-      if buffer[cursor] == CR {
-        guard buffer[cursor + 1] == LF else { throw .badRequest("The request contains a bare CR.") }
-        lines.append(buffer[lineStart..<cursor])
-        cursor += 2
-        lineStart = cursor
-      } else {
+    return SectionLines(cursor: start, end: end - 2)
+  }
+
+  /// The lines of a buffered section, read one at a time: each line's range, without its
+  /// CRLF, until the empty line that ends the section.
+  private struct SectionLines {
+    var cursor: Int
+    /// Where the section's final CRLF starts.
+    let end: Int
+
+    mutating func next(in buffer: [UInt8]) throws(HTTPParseError) -> Range<Int>? {
+      let lineStart = cursor
+      while cursor < end {
+        if buffer[cursor] == CR {
+          guard buffer[cursor + 1] == LF else { throw .badRequest("The request contains a bare CR.") }
+          defer { cursor += 2 }
+          return lineStart..<cursor
+        }
         cursor += 1
       }
+      return nil
     }
-    return lines
   }
 
   private func parseRequestLine(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> (String, String, Int) {
-    let parts = line.split(separator: SP, maxSplits: 2, omittingEmptySubsequences: false)
-    guard parts.count == 3 else { throw .badRequest("The request line is not 'method target version'.") }
-    let method = parts[0]
-    let target = parts[1]
-    let version = parts[2]
+    guard let firstSpace = line.firstIndex(of: SP),
+      let secondSpace = line[(firstSpace + 1)...].firstIndex(of: SP)
+    else { throw .badRequest("The request line is not 'method target version'.") }
+    let method = line[..<firstSpace]
+    let target = line[(firstSpace + 1)..<secondSpace]
+    let version = line[(secondSpace + 1)...]
     guard !method.isEmpty, method.allSatisfy(isTokenByte) else {
       throw .badRequest("The request method is not a valid token.")
     }
@@ -213,8 +223,7 @@ public struct RequestParser: Sendable {
       throw .badRequest("The request target contains invalid characters.")
     }
     guard target.count <= limits.maxRequestTargetBytes else { throw .uriTooLong }
-    let prefix = Array("HTTP/".utf8)
-    guard version.count == 8, version.starts(with: prefix) else {
+    guard version.count == 8, version.starts(with: "HTTP/".utf8) else {
       throw .badRequest("The HTTP version is malformed.")
     }
     let major = version[version.startIndex + 5]
@@ -229,12 +238,11 @@ public struct RequestParser: Sendable {
     return (String(decoding: method, as: UTF8.self), String(decoding: target, as: UTF8.self), Int(minor - 0x30))
   }
 
-  private func parseFields(_ lines: ArraySlice<ArraySlice<UInt8>>, section: String) throws(HTTPParseError)
-    -> HTTPHeaders
-  {
-    guard lines.count <= limits.maxHeaderCount else { throw .tooManyHeaders }
+  private func parseFields(_ lines: inout SectionLines, section: String) throws(HTTPParseError) -> HTTPHeaders {
     var headers = HTTPHeaders()
-    for line in lines {
+    while let range = try lines.next(in: buffer) {
+      guard headers.fields.count < limits.maxHeaderCount else { throw .tooManyHeaders }
+      let line = buffer[range]
       guard let first = line.first else { throw .badRequest("A \(section) line is empty.") }
       if first == SP || first == HTAB {
         throw .badRequest("The request uses obsolete line folding in its \(section) fields.")
@@ -297,7 +305,7 @@ public struct RequestParser: Sendable {
       if length > limits.maxBodyBytes { throw .bodyTooLarge }
       return .length(length)
     }
-    if limits.requireLengthForBodies && ["POST", "PUT", "PATCH"].contains(method) {
+    if limits.requireLengthForBodies && (method == "POST" || method == "PUT" || method == "PATCH") {
       throw .lengthRequired
     }
     return .none

@@ -36,11 +36,20 @@ enum ResponseHead {
   /// client input into a header: CR, LF and NUL in `value` become spaces, so it can never
   /// start a new line.
   static func appendField(_ name: String, _ value: String, to output: inout [UInt8]) {
-    guard !name.isEmpty, name.utf8.allSatisfy(isHeaderNameByte) else { return }
+    guard !name.isEmpty, allSatisfy(name, isHeaderNameByte) else { return }
     output.append(contentsOf: name.utf8)
     output.append(contentsOf: separator)
-    for byte in value.utf8 { output.append(byte == CR || byte == LF || byte == 0 ? SP : byte) }
+    if allSatisfy(value, { $0 != CR && $0 != LF && $0 != 0 }) {
+      output.append(contentsOf: value.utf8)
+    } else {
+      for byte in value.utf8 { output.append(byte == CR || byte == LF || byte == 0 ? SP : byte) }
+    }
     output.append(contentsOf: lineEnd)
+  }
+
+  /// Whether every byte of `text` passes, read from its storage where it can be.
+  private static func allSatisfy(_ text: String, _ predicate: (UInt8) -> Bool) -> Bool {
+    text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(predicate) } ?? text.utf8.allSatisfy(predicate)
   }
 
   /// `HTTP/1.1 <status> <reason>\r\n`, built once for the common statuses.

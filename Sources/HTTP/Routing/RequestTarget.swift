@@ -6,6 +6,14 @@ struct RequestTarget: Equatable {
 
   /// `nil` for authority-form or anything else that is not a path.
   init?(_ target: String) {
+    // The common case, an origin-form path alone, is the target itself.
+    if target.utf8.first == UInt8(ascii: "/")
+      && !target.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") })
+    {
+      path = target
+      query = nil
+      return
+    }
     var rest = Substring(target)
     if target == "*" {
       path = "*"

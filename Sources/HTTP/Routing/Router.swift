@@ -2,6 +2,10 @@
 /// error becomes a 500 `internal_error`.
 public typealias Handler = @Sendable (Request) async throws -> Response
 
+/// A request handler that answers without suspending. On the event loop it is called
+/// directly, with no task, so answers such as health checks and static files cost least.
+public typealias ImmediateHandler = @Sendable (Request) throws -> Response
+
 /// Maps a method and a path pattern to a handler.
 ///
 /// ```swift
@@ -9,13 +13,14 @@ public typealias Handler = @Sendable (Request) async throws -> Response
 /// router.get("/api/sessions/{id}") { request in
 ///   .text("session \(request.parameters["id"]!)")
 /// }
-/// router.fallback = StaticFiles(root: "Public").handler
+/// router.setFallback(StaticFiles(root: "Public").respond)
 /// ```
 ///
 /// A path with no route goes to ``fallback`` (404 JSON without one); a path whose routes
 /// lack the method answers 405 JSON with `Allow`, or 204 with `Allow` for OPTIONS. GET
 /// routes also answer HEAD. Handlers run on their connection's event loop unless their route
-/// says ``Placement/sharedPool``.
+/// says ``Placement/sharedPool``; there, a closure that never awaits (an
+/// ``ImmediateHandler``) is called directly, and an async one runs in a task.
 public struct Router: Sendable {
   /// Where a route's handler runs.
   public enum Placement: Sendable {
@@ -28,16 +33,38 @@ public struct Router: Sendable {
     case sharedPool
   }
 
+  /// A route's handler, as it was given.
+  enum Responder: Sendable {
+    case immediate(ImmediateHandler)
+    case async(Handler)
+
+    /// The handler as an async one.
+    var asAsync: Handler {
+      switch self {
+      case .immediate(let handler): { request in try handler(request) }
+      case .async(let handler): handler
+      }
+    }
+  }
+
   private struct Route: Sendable {
     var method: String
     var pattern: PathPattern
     var placement: Placement
-    var handler: Handler
+    var responder: Responder
   }
 
   private var routes: [Route] = []
-  /// Handles paths that match no route, e.g. static files. `nil`: 404 JSON.
-  public var fallback: Handler?
+  /// The indices of `routes` by how many segments their patterns have, in order: a path is
+  /// matched only against the routes that could match it.
+  private var routesBySegmentCount: [[Int]] = []
+  private var fallbackResponder: Responder?
+  /// Handles paths that match no route. `nil`: 404 JSON. ``setFallback(_:)`` sets one that
+  /// answers without suspending, such as ``StaticFiles/respond(to:)``.
+  public var fallback: Handler? {
+    get { fallbackResponder?.asAsync }
+    set { fallbackResponder = newValue.map(Responder.async) }
+  }
   /// Where ``fallback`` runs. Default: the event loop, where ``StaticFiles`` answers from
   /// the files it keeps (reading a file only the first time, or after it changed); a
   /// fallback that blocks or computes for long belongs on ``Placement/sharedPool``.
@@ -46,31 +73,82 @@ public struct Router: Sendable {
   /// A router with no routes.
   public init() {}
 
+  /// Sets ``fallback`` to a handler that answers without suspending: on the event loop
+  /// it is called directly, e.g. `router.setFallback(StaticFiles(root: "Public").respond)`.
+  public mutating func setFallback(_ handler: @escaping ImmediateHandler) {
+    fallbackResponder = .immediate(handler)
+  }
+
   /// Adds a route. `pattern` is a path whose `{name}` segments capture one path segment.
   public mutating func on(
     _ method: String, _ pattern: String, runsOn placement: Placement = .eventLoop, _ handler: @escaping Handler
   ) {
-    routes.append(Route(method: method, pattern: PathPattern(pattern), placement: placement, handler: handler))
+    add(method, pattern, placement, .async(handler))
+  }
+
+  /// Adds a route whose handler answers without suspending (see ``ImmediateHandler``).
+  public mutating func on(
+    _ method: String, _ pattern: String, runsOn placement: Placement = .eventLoop,
+    _ handler: @escaping ImmediateHandler
+  ) {
+    add(method, pattern, placement, .immediate(handler))
+  }
+
+  private mutating func add(_ method: String, _ pattern: String, _ placement: Placement, _ responder: Responder) {
+    let pattern = PathPattern(pattern)
+    while routesBySegmentCount.count <= pattern.segmentCount { routesBySegmentCount.append([]) }
+    routesBySegmentCount[pattern.segmentCount].append(routes.count)
+    routes.append(Route(method: method, pattern: pattern, placement: placement, responder: responder))
   }
 
   /// Adds a GET route (which also answers HEAD).
   public mutating func get(_ pattern: String, runsOn placement: Placement = .eventLoop, _ handler: @escaping Handler) {
     on("GET", pattern, runsOn: placement, handler)
   }
+  /// Adds a GET route answered without suspending.
+  public mutating func get(
+    _ pattern: String, runsOn placement: Placement = .eventLoop, _ handler: @escaping ImmediateHandler
+  ) {
+    on("GET", pattern, runsOn: placement, handler)
+  }
   /// Adds a POST route.
   public mutating func post(_ pattern: String, runsOn placement: Placement = .eventLoop, _ handler: @escaping Handler) {
+    on("POST", pattern, runsOn: placement, handler)
+  }
+  /// Adds a POST route answered without suspending.
+  public mutating func post(
+    _ pattern: String, runsOn placement: Placement = .eventLoop, _ handler: @escaping ImmediateHandler
+  ) {
     on("POST", pattern, runsOn: placement, handler)
   }
   /// Adds a PUT route.
   public mutating func put(_ pattern: String, runsOn placement: Placement = .eventLoop, _ handler: @escaping Handler) {
     on("PUT", pattern, runsOn: placement, handler)
   }
+  /// Adds a PUT route answered without suspending.
+  public mutating func put(
+    _ pattern: String, runsOn placement: Placement = .eventLoop, _ handler: @escaping ImmediateHandler
+  ) {
+    on("PUT", pattern, runsOn: placement, handler)
+  }
   /// Adds a PATCH route.
   public mutating func patch(_ pattern: String, runsOn placement: Placement = .eventLoop, _ handler: @escaping Handler) {
     on("PATCH", pattern, runsOn: placement, handler)
   }
+  /// Adds a PATCH route answered without suspending.
+  public mutating func patch(
+    _ pattern: String, runsOn placement: Placement = .eventLoop, _ handler: @escaping ImmediateHandler
+  ) {
+    on("PATCH", pattern, runsOn: placement, handler)
+  }
   /// Adds a DELETE route.
   public mutating func delete(_ pattern: String, runsOn placement: Placement = .eventLoop, _ handler: @escaping Handler) {
+    on("DELETE", pattern, runsOn: placement, handler)
+  }
+  /// Adds a DELETE route answered without suspending.
+  public mutating func delete(
+    _ pattern: String, runsOn placement: Placement = .eventLoop, _ handler: @escaping ImmediateHandler
+  ) {
     on("DELETE", pattern, runsOn: placement, handler)
   }
 
@@ -80,20 +158,22 @@ public struct Router: Sendable {
     if request.method == "OPTIONS" && request.path == "*" {
       return .answer(Response(status: 204, headers: ["Allow": "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"]))
     }
-    let segments = PathPattern.segments(of: request.path)
     var allowed: [String] = []
-    for route in routes {
-      guard let parameters = route.pattern.match(segments) else { continue }
-      if route.method == request.method || (request.method == "HEAD" && route.method == "GET") {
+    let segmentCount = PathPattern.segmentCount(of: request.path)
+    let candidates = segmentCount < routesBySegmentCount.count ? routesBySegmentCount[segmentCount] : []
+    for index in candidates {
+      guard let parameters = routes[index].pattern.match(request.path) else { continue }
+      let method = routes[index].method
+      if method == request.method || (request.method == "HEAD" && method == "GET") {
         var routed = request
         routed.parameters = parameters
-        return .handler(route.handler, routed, route.placement)
+        return Resolution(routes[index].responder, routed, routes[index].placement)
       }
-      allowed.append(route.method)
-      if route.method == "GET" { allowed.append("HEAD") }
+      allowed.append(method)
+      if method == "GET" { allowed.append("HEAD") }
     }
     if allowed.isEmpty {
-      if let fallback { return .handler(fallback, request, fallbackPlacement) }
+      if let fallbackResponder { return Resolution(fallbackResponder, request, fallbackPlacement) }
       return .answer(HTTPError.notFound().response)
     }
     allowed.append("OPTIONS")
@@ -112,6 +192,7 @@ public struct Router: Sendable {
   public func respond(to request: Request) async -> Response {
     switch resolve(request) {
     case .answer(let response): response
+    case .immediate(let handler, let routed): Self.run(handler, routed)
     case .handler(let handler, let routed, _): await Self.run(handler, routed)
     }
   }
@@ -120,19 +201,41 @@ public struct Router: Sendable {
   static func run(_ handler: Handler, _ request: Request) async -> Response {
     do {
       return try await handler(request)
-    } catch let error as HTTPError {
-      return error.response
     } catch {
-      return HTTPError(status: 500, code: "internal_error", message: "The server failed to handle the request.")
-        .response
+      return answer(for: error)
     }
+  }
+
+  /// Calls `handler`, turning thrown errors into JSON answers.
+  static func run(_ handler: ImmediateHandler, _ request: Request) -> Response {
+    do {
+      return try handler(request)
+    } catch {
+      return answer(for: error)
+    }
+  }
+
+  private static func answer(for error: any Error) -> Response {
+    if let error = error as? HTTPError { return error.response }
+    return HTTPError(status: 500, code: "internal_error", message: "The server failed to handle the request.")
+      .response
   }
 
   /// How the router answers one request.
   enum Resolution {
     /// Run this handler (where the placement says) with the request and its parameters.
     case handler(Handler, Request, Placement)
+    /// Call this handler now, on the event loop, with the request and its parameters.
+    case immediate(ImmediateHandler, Request)
     /// Answer this at once.
     case answer(Response)
+
+    init(_ responder: Responder, _ request: Request, _ placement: Placement) {
+      switch (responder, placement) {
+      case (.immediate(let handler), .eventLoop): self = .immediate(handler, request)
+      case (.immediate, .sharedPool): self = .handler(responder.asAsync, request, placement)
+      case (.async(let handler), _): self = .handler(handler, request, placement)
+      }
+    }
   }
 }

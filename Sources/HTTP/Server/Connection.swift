@@ -48,6 +48,9 @@ final class Connection: @unchecked Sendable {
   private var closeAfterFlush = false
   private var lingerDeadline: ContinuousClock.Instant?
   private var inFlight: InFlight?
+  /// Set while ``perform(_:)`` runs; actions handed to it meanwhile wait in `deferredActions`.
+  private var performing = false
+  private var deferredActions: [ConnectionStateMachine.Action] = []
   /// The handler task answering the current request; cancelled if the client leaves.
   private var requestTask: Task<Void, Never>?
   private var stream: EventStream?
@@ -184,7 +187,28 @@ final class Connection: @unchecked Sendable {
 
   // MARK: State machine actions
 
+  /// Runs the machine's actions, then writes. An answer given at once finishes its request
+  /// inside this call, which may dispatch the next pipelined one: the actions that follow are
+  /// taken by this loop, not by a nested call, so a run of pipelined requests never nests.
   private func perform(_ actions: [ConnectionStateMachine.Action]) {
+    if performing {
+      deferredActions.append(contentsOf: actions)
+      return
+    }
+    performing = true
+    defer { performing = false }
+    var batch = actions
+    while true {
+      run(batch)
+      guard !deferredActions.isEmpty, !isClosed else { break }
+      batch = deferredActions
+      deferredActions.removeAll(keepingCapacity: true)
+    }
+    deferredActions.removeAll()
+    if !isClosed { flush() }
+  }
+
+  private func run(_ actions: [ConnectionStateMachine.Action]) {
     for action in actions {
       guard !isClosed else { return }
       switch action {
@@ -209,7 +233,6 @@ final class Connection: @unchecked Sendable {
         if !inputEnded { setInterest(interest.union(.read)) }
       }
     }
-    flush()
   }
 
   private func dispatch(_ head: RequestHead, body: [UInt8]) {
@@ -228,8 +251,9 @@ final class Connection: @unchecked Sendable {
     if case .handler(_, _, let placement) = resolution { inFlight?.placement = placement }
     switch resolution {
     case .answer(let response):
-      // Answered from the loop's queue rather than here, so pipelined requests do not nest.
-      requestTask = Task(executorPreference: loop.executor) { self.deliver(response) }
+      deliver(response)
+    case .immediate(let handler, let request):
+      deliver(Router.run(handler, request))
     case .handler(let handler, let request, .eventLoop):
       // Handler and answer on this loop's thread: the task is run by the loop itself.
       requestTask = Task(executorPreference: loop.executor) {

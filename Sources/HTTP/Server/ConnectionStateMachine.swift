@@ -20,7 +20,7 @@ struct ConnectionStateMachine {
     case resumeReading
   }
 
-  private enum Phase: Equatable {
+  private enum Phase {
     /// Between requests since this instant.
     case idle(since: ContinuousClock.Instant)
     /// Part of a head has arrived; it started at this instant.
@@ -54,9 +54,9 @@ struct ConnectionStateMachine {
 
   /// Bytes arrived.
   mutating func received(_ bytes: some Sequence<UInt8>, now: ContinuousClock.Instant) -> [Action] {
-    guard phase != .closed else { return [] }
+    if case .closed = phase { return [] }
     parser.append(bytes)
-    if phase == .responding {
+    if case .responding = phase {
       if !paused && parser.bufferedByteCount > limits.maxHeadBytes + limits.maxBodyBytes {
         paused = true
         return [.pauseReading]
@@ -69,25 +69,25 @@ struct ConnectionStateMachine {
   /// The peer closed its sending side (or the socket failed for reading).
   mutating func inputEnded(now: ContinuousClock.Instant) -> [Action] {
     inputClosed = true
-    guard phase != .responding && phase != .closed else { return [] }
+    switch phase {
+    case .responding, .closed: return []
+    default: break
+    }
     return advance(now: now)
   }
 
   /// The response to the dispatched request is queued. `keepAlive` is false when the
   /// request or response asked to close, or the response was a stream.
   mutating func responseFinished(keepAlive: Bool, now: ContinuousClock.Instant) -> [Action] {
-    guard phase == .responding else { return [] }
+    guard case .responding = phase else { return [] }
     if !keepAlive || draining {
       phase = .closed
       return [.close]
     }
     phase = .idle(since: now)
-    var actions: [Action] = []
-    if paused {
-      paused = false
-      actions.append(.resumeReading)
-    }
-    return actions + advance(now: now)
+    guard paused else { return advance(now: now) }
+    paused = false
+    return [.resumeReading] + advance(now: now)
   }
 
   /// Time passed: enforce the idle timeout and the head and body deadlines.

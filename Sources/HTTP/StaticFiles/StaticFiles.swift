@@ -1,6 +1,7 @@
 import Glibc
 
-/// Serves the files under one directory; meant as ``Router/fallback``.
+/// Serves the files under one directory; meant as the router's fallback:
+/// `router.setFallback(StaticFiles(root: "Public").respond)`.
 ///
 /// GET and HEAD only. `/` and directories serve their `index.html`; there are no
 /// directory listings. Answers carry a content type from the extension, an `ETag` (size
@@ -50,9 +51,6 @@ public struct StaticFiles: Sendable {
     root = FileSystem.realPath(directory)
     cache = StaticFileCache(options: options)
   }
-
-  /// The handler to install as ``Router/fallback``.
-  public var handler: Handler { { request in try self.respond(to: request) } }
 
   /// Answers `request` from the directory.
   public func respond(to request: Request) throws(HTTPError) -> Response {

@@ -22,6 +22,25 @@ import Testing
     }
   }
 
+  @Test func aLongRunOfPipelinedImmediateAnswersComesBackWholeAndInOrder() async throws {
+    var router = Router()
+    router.get("/n/{n}") { request in .text(request.parameters["n"] ?? "?") }
+    try await withServer(router: router) { server in
+      let count = 2_000
+      let answer = try await blocking {
+        let client = try RawClient(port: server.port)
+        var requests = ""
+        for n in 0..<count {
+          requests += "GET /n/\(n) HTTP/1.1\r\nHost: x\r\n\(n == count - 1 ? "Connection: close\r\n" : "")\r\n"
+        }
+        client.send(requests)
+        return client.readAll()
+      }
+      let bodies = answer.components(separatedBy: "HTTP/1.1 ").dropFirst().map { $0.components(separatedBy: "\r\n\r\n").last! }
+      #expect(bodies == (0..<count).map(String.init))
+    }
+  }
+
   @Test func aWaitingHandlerDoesNotBlockTheLoop() async throws {
     let gate = Gate()
     var router = testRouter()

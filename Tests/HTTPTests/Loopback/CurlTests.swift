@@ -53,7 +53,7 @@ import Testing
     try "<p>index</p>".write(toFile: directory + "/index.html", atomically: true, encoding: .utf8)
     try "top secret".write(toFile: outside + "/secret.txt", atomically: true, encoding: .utf8)
     var router = testRouter()
-    router.fallback = StaticFiles(root: directory).handler
+    router.setFallback(StaticFiles(root: directory).respond)
     try await withServer(router: router) { server in
       let base = "http://127.0.0.1:\(server.port)"
       let page = try await curl(["-i", base + "/"])

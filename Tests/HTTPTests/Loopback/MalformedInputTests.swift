@@ -51,7 +51,7 @@ private func exchange(_ port: Int, _ text: String) async throws -> String {
     try "top secret".write(toFile: base + "/secret.txt", atomically: true, encoding: .utf8)
     try "<p>index</p>".write(toFile: base + "/public/index.html", atomically: true, encoding: .utf8)
     var router = testRouter()
-    router.fallback = StaticFiles(root: base + "/public").handler
+    router.setFallback(StaticFiles(root: base + "/public").respond)
     try await withServer(router: router) { server in
       let served = try await exchange(server.port, "GET /index.html HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
       #expect(statusCode(served) == 200 && served.hasSuffix("<p>index</p>"))

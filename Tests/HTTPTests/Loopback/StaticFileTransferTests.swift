@@ -17,7 +17,7 @@ import Testing
     var options = StaticFiles.Options()
     options.maxFileBytesInMemory = maxFileBytesInMemory
     var router = testRouter()
-    router.fallback = StaticFiles(root: directory, options: options).handler
+    router.setFallback(StaticFiles(root: directory, options: options).respond)
     try await withServer(router: router, body)
   }
 

@@ -79,6 +79,48 @@ private func errorCode(_ response: Response) -> String? {
     #expect(text(await router.respond(to: Request(method: "GET", path: "/x/y"))) == "fallback")
   }
 
+  @Test func aHandlerThatNeverAwaitsIsCalledWithoutATask() {
+    var router = Router()
+    router.get("/now") { _ in .text("now") }
+    router.get("/later") { _ in
+      await Task.yield()
+      return .text("later")
+    }
+    router.get("/pooled", runsOn: .sharedPool) { _ in .text("pooled") }
+    guard case .immediate(let handler, let request) = router.resolve(Request(method: "GET", path: "/now")) else {
+      Issue.record("an immediate handler was given a task")
+      return
+    }
+    #expect(text(Router.run(handler, request)) == "now")
+    guard case .handler = router.resolve(Request(method: "GET", path: "/later")) else {
+      Issue.record("an async handler was not given a task")
+      return
+    }
+    guard case .handler(_, _, .sharedPool) = router.resolve(Request(method: "GET", path: "/pooled")) else {
+      Issue.record("a pooled handler was not sent to the pool")
+      return
+    }
+  }
+
+  @Test func anImmediateFallbackTakesUnroutedPaths() async {
+    var router = self.router
+    router.setFallback { request in .text("fallback \(request.path)") }
+    #expect(text(await router.respond(to: Request(method: "GET", path: "/elsewhere"))) == "fallback /elsewhere")
+    #expect(router.fallback != nil)
+  }
+
+  @Test func emptySegmentsAreIgnoredAndTheFirstRouteRegisteredWins() async {
+    var router = Router()
+    router.get("/items/{id}") { .text("item \($0.parameters["id"] ?? "?")") }
+    router.get("/items/new") { _ in .text("new") }
+    router.get("/items") { _ in .text("all") }
+    #expect(text(await router.respond(to: Request(method: "GET", path: "//items//7/"))) == "item 7")
+    #expect(text(await router.respond(to: Request(method: "GET", path: "/items/new"))) == "item new")
+    #expect(text(await router.respond(to: Request(method: "GET", path: "/items/"))) == "all")
+    #expect(await router.respond(to: Request(method: "GET", path: "/items/7/more")).status == 404)
+    #expect(await router.respond(to: Request(method: "GET", path: "/")).status == 404)
+  }
+
   @Test func requestExposesDecodedQueryItems() {
     let request = Request(method: "GET", path: "/", query: "a=1&b=x+y&c=%2F&a=2")
     #expect(request.queryItems.map(\.value) == ["1", "x y", "/", "2"])
