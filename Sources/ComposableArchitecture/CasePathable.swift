@@ -16,15 +16,17 @@
 /// `jsonSchema(in:)` (see ``JSONSchemaDescribable``) from the cases and their payload types,
 /// unless it writes both its own `encode(to:)` and `init(from:)`; with `init(from:)`,
 /// `readJSON(from:)` (see ``JSONReadableAction``), which reads the same JSON straight from
-/// a request's bytes; and, for a `case binding(BindingAction<State>)`,
+/// a request's bytes; with `encode(to:)`, `writeJSON(to:)` (see ``JSONWritable``), which
+/// writes the same JSON without building a tree; and, for a `case binding(BindingAction<State>)`,
 /// a fast `binding` accessor for ``BindableAction``. Payloads that are not `Codable` still
 /// compile: they encode as their description and fail to decode. A nested `enum View` (a
 /// ``ViewAction``'s) gets the same, so `\.view.binding.code` is a key path.
 @attached(
-  member, conformances: CasePathable, Encodable, Decodable, JSONSchemaDescribable, JSONReadableAction,
+  member, conformances: CasePathable, Encodable, Decodable, JSONSchemaDescribable, JSONReadableAction, JSONWritable,
   names: named(AllCasePaths), named(allCasePaths), named(encode(to:)), named(init(from:)),
-  named(jsonSchema(in:)), named(binding), named(readJSON(from:)))
-@attached(extension, conformances: CasePathable, Encodable, Decodable, JSONSchemaDescribable, JSONReadableAction)
+  named(jsonSchema(in:)), named(binding), named(readJSON(from:)), named(writeJSON(to:)))
+@attached(
+  extension, conformances: CasePathable, Encodable, Decodable, JSONSchemaDescribable, JSONReadableAction, JSONWritable)
 @attached(memberAttribute)
 public macro CasePathable() =
   #externalMacro(module: "ComposableMacrosPlugin", type: "CasePathableMacro")

@@ -28,6 +28,38 @@ func encodeSource(cases: [EnumCase], access: String) -> String {
     """
 }
 
+/// The source of `writeJSON(to:)`: the JSON of `encode(to:)`, written in one pass (labeled
+/// payloads in the order of their labels' UTF-8 bytes, as `JSONEncoding` sorts members).
+func writeJSONSource(cases: [EnumCase], access: String) -> String {
+  let branches = cases.map { action in
+    let tag = "\"\(action.tag)\""
+    let call: String
+    if action.parameters.isEmpty {
+      call = "ActionEncoding.write(case: \(tag), to: &writer)"
+    } else if action.isLabeled {
+      let pairs = zip(action.parameters.map { unescaped($0.label!) }, action.valueNames)
+        .sorted { Array($0.0.utf8).lexicographicallyPrecedes(Array($1.0.utf8)) }
+        .map { "\"\($0.0)\": \($0.1) as Any" }
+        .joined(separator: ", ")
+      call = "try ActionEncoding.write(case: \(tag), labeled: [\(pairs)], to: &writer)"
+    } else if action.parameters.count == 1 {
+      call = "try ActionEncoding.write(case: \(tag), payload: v0, to: &writer)"
+    } else {
+      let list = action.valueNames.map { "\($0) as Any" }.joined(separator: ", ")
+      call = "try ActionEncoding.write(case: \(tag), unlabeled: [\(list)], to: &writer)"
+    }
+    return "  case \(action.matchingPattern):\n    \(call)"
+  }
+  return """
+    /// Writes the JSON of `encode(to:)` in one pass.
+    \(access)func writeJSON(to writer: inout JSONWriter) throws {
+      switch self {
+    \(branches.joined(separator: "\n"))
+      }
+    }
+    """
+}
+
 /// The source of `init(from:)` in the externally tagged form (see `ActionDecodingContainer`).
 func decodeSource(cases: [EnumCase], access: String) -> String {
   let tags = cases.map { "\"\($0.tag)\"" }.joined(separator: ", ")

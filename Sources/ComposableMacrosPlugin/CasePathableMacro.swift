@@ -41,6 +41,9 @@ public struct CasePathableMacro: MemberMacro, ExtensionMacro, MemberAttributeMac
     if readsJSON(declaration, missing: missing) {
       extensions.append(try ExtensionDeclSyntax("extension \(type.trimmed): JSONReadableAction {}"))
     }
+    if writesJSON(declaration, missing: missing) {
+      extensions.append(try ExtensionDeclSyntax("extension \(type.trimmed): JSONWritable {}"))
+    }
     return extensions
   }
 
@@ -72,6 +75,9 @@ public struct CasePathableMacro: MemberMacro, ExtensionMacro, MemberAttributeMac
     if needs("Encodable", "encode(to:)") {
       members.append(encodeSource(cases: cases, access: access))
     }
+    if writesJSON(declaration, missing: missing) {
+      members.append(writeJSONSource(cases: cases, access: access))
+    }
     if needs("Decodable", "init(from:)") {
       members.append(decodeSource(cases: cases, access: access))
     }
@@ -102,7 +108,14 @@ public struct CasePathableMacro: MemberMacro, ExtensionMacro, MemberAttributeMac
       && (missing.contains("Decodable") || declaration.inherits("Decodable") || declaration.inherits("Codable"))
   }
 
-    /// Whether the enum is `JSONSchemaDescribable`: by the one it declares, or by the schema
+  /// Whether the enum gets `writeJSON(to:)`: when its `encode(to:)` is generated, from the
+  /// same cases.
+  private static func writesJSON(_ declaration: some DeclGroupSyntax, missing: Set<String>) -> Bool {
+    missing.contains("JSONWritable") && !declaration.declares("encode(to:)")
+      && (missing.contains("Encodable") || declaration.inherits("Encodable") || declaration.inherits("Codable"))
+  }
+
+  /// Whether the enum is `JSONSchemaDescribable`: by the one it declares, or by the schema
   /// of the tagged JSON generated from its cases, unless it writes both its own
   /// `encode(to:)` and `init(from:)` (one of them alone is taken to read or write that JSON).
   private static func describesSchema(_ declaration: some DeclGroupSyntax) -> Bool {

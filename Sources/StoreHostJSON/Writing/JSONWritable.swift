@@ -3,7 +3,8 @@ import Foundation
 /// A value that writes its own JSON in one pass, with exactly the bytes its `Encodable`
 /// conformance gives through ``JSONEncoding``.
 ///
-/// `@ObservableState` writes this conformance for a `Codable` state struct; standard
+/// `@ObservableState` writes this conformance for a `Codable` state struct, and
+/// `@CasePathable` for an action enum whose `encode(to:)` it writes; standard
 /// library and Foundation types have it here. Anything else is written through its
 /// `Encodable` conformance instead, a little slower.
 public protocol JSONWritable: Encodable {
