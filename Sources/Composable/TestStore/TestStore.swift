@@ -30,8 +30,13 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     set { log.dependencies = newValue }
   }
 
-  /// The feature's current state.
-  public var state: State { store.withState { $0 } }
+  /// The feature's state as of the last step the test went through: the last action sent
+  /// or received, not the actions received since but not yet asserted.
+  public var state: State { lastState }
+
+  /// How long ``receive(_:timeout:assert:isolation:fileID:file:line:column:)`` and
+  /// ``finish(timeout:isolation:fileID:file:line:column:)`` wait when not given a timeout.
+  public var timeout: Duration = .seconds(1)
 
   let store: Store<State, TestAction<Action>>
   let log: TestStoreLog<State, Action>
@@ -41,8 +46,10 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   /// The values of the shared state as the test last asserted (or skipped) them: states
   /// only hold references, so expectations start from these.
   var sharedValues: SharedValues
-  /// The last step's location: where left-over actions and effects are reported.
+  /// The last step's location: where effects whose action is not known are reported.
   var lastLocation: TestLocation
+  /// Where the store was made: where actions left unasserted at its end are reported.
+  let initLocation: TestLocation
   /// The actions sent with effects, to name the one whose effects outlive the test.
   var sentEffects: [SentEffects] = []
   /// Whether running effects were already reported, so they are not reported twice.
@@ -85,6 +92,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     self.lastState = store.withState { $0 }
     self.sharedValues = SharedValues(capturing: lastState)
     self.lastLocation = location
+    self.initLocation = location
   }
 
   deinit {
@@ -103,8 +111,13 @@ extension TestStore {
 
 /// An action the test sent, with where, and whether the effects it started have ended.
 struct SentEffects {
-  /// The action's ``customDump(_:)``.
-  let action: String
+  /// The action, as ``customDump(_:)`` reads it.
+  let action: DumpNode
   let location: TestLocation
   let completion: EffectCompletion
 }
+
+/// The test store of a reducer's domain: `TestStoreOf<Feature>` for
+/// `TestStore<Feature.State, Feature.Action>`.
+public typealias TestStoreOf<R: Reducer> = TestStore<R.State, R.Action>
+where R.State: Equatable & Sendable, R.Action: Sendable
