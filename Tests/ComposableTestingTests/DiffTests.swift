@@ -47,6 +47,11 @@ func diffOfASingleFieldStructIsTheWholeValue() {
 }
 
 @Test
+func dumpShowsASingleElementOnALineOfItsOwn() {
+  #expect(customDump([Counter.Action.incrementButtonTapped]) == "[\n  [0]: .incrementButtonTapped\n]")
+}
+
+@Test
 func dumpQuotesStringsAsTheirContentNeeds() {
   #expect(customDump(#"say "hi""#) == ##"#"say "hi""#"##)
   #expect(customDump("two\nlines") == "\"\"\"\ntwo\nlines\n\"\"\"")

@@ -49,24 +49,23 @@ extension DumpNode {
     case let .enumCase(type, name, payload):
       let prefix = (isRoot ? type : "") + "." + name
       guard let payload else { return prefix }
-      return DumpNode.renderChildren(payload, open: prefix + "(", close: ")", numbered: false, maxDepth: maxDepth)
+      return DumpNode.renderChildren(payload, of: .tuple, open: prefix + "(", close: ")", maxDepth: maxDepth)
     case let .group(group, children):
       if children.isEmpty && group.kind == .dictionary { return "[:]" }
-      return DumpNode.renderChildren(
-        children, open: group.open, close: group.close, numbered: group.kind == .collection, maxDepth: maxDepth)
+      return DumpNode.renderChildren(children, of: group.kind, open: group.open, close: group.close, maxDepth: maxDepth)
     }
   }
 
   /// `open`, the children (inline when there is one simple child, otherwise one per line,
   /// indented), then `close`.
   static func renderChildren(
-    _ children: [DumpChild], open: String, close: String, numbered: Bool, maxDepth: Int
+    _ children: [DumpChild], of kind: DumpGroup.Kind, open: String, close: String, maxDepth: Int
   ) -> String {
     guard !children.isEmpty else { return open + close }
     let labeled = children.enumerated().map { offset, child in
-      DumpChild(label: numbered ? "[\(offset)]" : child.label, node: child.node)
+      DumpChild(label: kind == .collection ? "[\(offset)]" : child.label, node: child.node)
     }
-    if isSingleValue(children) {
+    if isSingleValue(children, of: kind) {
       let child = labeled[0]
       let text = child.node.render(name: child.label, isRoot: false, maxDepth: maxDepth - 1)
       guard text.contains("\n") else { return open + text + close }
@@ -78,9 +77,9 @@ extension DumpNode {
   }
 
   /// Whether `children` is a single child simple enough to show inline: one without
-  /// children of its own.
-  static func isSingleValue(_ children: [DumpChild]) -> Bool {
-    guard children.count == 1 else { return false }
+  /// children of its own, not an element.
+  static func isSingleValue(_ children: [DumpChild], of kind: DumpGroup.Kind) -> Bool {
+    guard children.count == 1, !kind.hasElements else { return false }
     switch children[0].node {
     case let .text(text): return !text.contains("\n")
     case .string: return true

@@ -109,7 +109,7 @@ private struct DumpDiffer {
     let isSorted = kind == .dictionary || kind == .set
     let numbered = kind == .collection
     let matchesByValue = kind == .collection || kind == .set
-    if DumpNode.isSingleValue(lhsChildren) || DumpNode.isSingleValue(rhsChildren) {
+    if DumpNode.isSingleValue(lhsChildren, of: kind) || DumpNode.isSingleValue(rhsChildren, of: kind) {
       return diffEverything(lhs, rhs, lhsName: name, rhsName: name, separator: separator, indent: indent, isRoot: isRoot)
     }
     write((name.map { "\($0): " } ?? "").appending(open).indented(by: indent), mark: format.both)
