@@ -17,10 +17,15 @@ extension TestStore {
     allowsNoChange: Bool = false,
     at location: TestLocation
   ) {
+    // The closure runs with the feature's dependencies (`@Dependency(\.date.now) var now` in
+    // it reads the test's date), and lets XCTModify leave values unchanged when non-exhaustive.
     let isExhaustive = exhaustivity == .on
+    let dependencies = self.dependencies
     let updateStateToExpectedResult = updateStateToExpectedResult.map { update in
       { (state: inout State) throws in
-        try XCTModifyLocals.$isExhaustive.withValue(isExhaustive) { try update(&state) }
+        try DependencyValues.$current.withValue(dependencies) {
+          try XCTModifyLocals.$isExhaustive.withValue(isExhaustive) { try update(&state) }
+        }
       }
     }
     let known = sharedValues.adding(actualShared)
