@@ -1,5 +1,6 @@
 import ComposableArchitecture
 import ComposableTesting
+import Foundation
 import Testing
 
 /// What a test store's state is between steps, and how its steps report what they find.
@@ -69,4 +70,36 @@ struct TestStoreStepTests {
       XCTModify(&$0) { _ in }
     }
   }
+}
+
+/// A feature that stamps its state with the current date.
+private struct Stamp: Reducer {
+  struct State: Equatable { var date: Date? }
+  @Dependency(\.date.now) var now
+
+  var body: some Reducer<State, Void> {
+    Reduce { state, _ in
+      state.date = now
+      return .none
+    }
+  }
+}
+
+@Test
+func anAssertionReadsTheFeaturesDependencies() async {
+  let store = TestStore(initialState: Stamp.State()) {
+    Stamp()
+  } withDependencies: {
+    $0.date = .constant(Date(timeIntervalSince1970: 1_234_567_890))
+  }
+  await store.send(()) {
+    @Dependency(\.date.now) var now
+    $0.date = now
+  }
+}
+
+@Test
+func initialStateTakesItsTypeFromTheReducer() async {
+  let store = TestStore(initialState: .init()) { Counter() }
+  await store.send(.incrementButtonTapped) { $0.count = 1 }
 }

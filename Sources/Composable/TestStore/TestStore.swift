@@ -64,7 +64,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   ///     the current task, in the test context: a dependency used without a test value
   ///     fails the test.
   public init<R: Reducer<State, Action>>(
-    initialState: @autoclosure () -> State,
+    initialState: @autoclosure () -> R.State,
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
     fileID: StaticString = #fileID,
