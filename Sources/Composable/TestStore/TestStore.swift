@@ -14,7 +14,8 @@
 /// ```
 ///
 /// A mismatch fails the running test (Swift Testing or XCTest) at the line of the step,
-/// with a diff of the expected (`-`) and actual (`+`) state. Actions from effects must be
+/// with TCA's message and a ``diff(_:_:format:)`` of the expected (`−`) and actual (`+`)
+/// state. Actions from effects must be
 /// asserted with `receive`, in order, before the next `send`; effects still running when
 /// the store is released fail the test. Set ``exhaustivity`` to `.off` to assert only
 /// part of the behavior.
