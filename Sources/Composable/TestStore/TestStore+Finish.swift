@@ -1,6 +1,8 @@
 
 extension TestStore {
-  /// Waits for every running effect to end; fails the test if some still run after `timeout`.
+  /// Fails for received actions not yet asserted, then waits for every running effect to
+  /// end; fails the test if some still run after `timeout` (the store's ``timeout`` by
+  /// default).
   ///
   /// ```swift
   /// await store.send(.onAppear)

@@ -11,7 +11,8 @@ extension TestStore where Action: Equatable {
   ///
   /// - Parameters:
   ///   - expectedAction: The action the effect should send.
-  ///   - timeout: How long to wait for an effect to send an action.
+  ///   - timeout: How long to wait for a running effect to send an action; the store's
+  ///     ``TestStore/timeout`` by default.
   ///   - updateStateToExpectedResult: Changes the state from before the action into the
   ///     state expected after it.
   public func receive(
