@@ -1,9 +1,8 @@
-/// An action by its case names alone, payload values left out: `.child(.loaded)`, or
-/// `Feature.Action.child(.loaded)` unless `abbreviated`. Labeled payloads keep their labels
-/// (`.move(from:to:)` reads `.move(from:, to:)`).
-func debugCaseOutput(_ value: Any, abbreviated: Bool = false) -> String {
+/// An action by its case names alone, payload values left out: `.child(.loaded)`, as TCA
+/// lists unhandled actions. Labeled payloads keep their labels (`.move(from:, to:)`).
+func debugCaseOutput(_ value: Any) -> String {
   if let value = value as? any CustomDebugStringConvertible { return value.debugDescription }
-  return (abbreviated ? "" : typeName(type(of: value))) + caseNames(value)
+  return caseNames(value)
 }
 
 /// The case names in `value`: an enum's case and those of its payload, a tuple's labels.

@@ -17,7 +17,7 @@ extension TestStore {
   func reportUnhandledReceivedActions(at location: TestLocation) {
     let unhandled = log.receivedActions
     guard !unhandled.isEmpty else { return }
-    let list = unhandled.map { "    " + debugCaseOutput($0, abbreviated: true) }.joined(separator: "\n")
+    let list = unhandled.map { "    " + debugCaseOutput($0) }.joined(separator: "\n")
     reportAssertion(
       """
       The store received \(unhandled.count) unexpected \(actions(unhandled.count)).
