@@ -61,6 +61,25 @@ struct TestStoreStepTests {
   }
 
   @Test
+  func receiveWaitsForTheStoresTimeout() async {
+    let store = TestStore(initialState: TimerFeature.State()) {
+      TimerFeature()
+    } withDependencies: {
+      $0.continuousClock = TestClock()
+    }
+    store.timeout = .milliseconds(20)
+    await store.send(.toggleTimerButtonTapped) { $0.isTimerActive = true }
+    await withKnownIssue {
+      await store.receive(\.timerTick) { $0.secondsElapsed = 1 }
+    } matching: { issue in
+      issue.description.contains("Expected to receive an action, but received none after 0.02 seconds.")
+        && issue.description.contains(#"configure this assertion with an explicit "timeout"."#)
+        || issue.description.contains("Expected to receive an action matching case path, but didn't get one.")
+    }
+    await store.send(.toggleTimerButtonTapped) { $0.isTimerActive = false }
+  }
+
+  @Test
   func xctModifyInANonExhaustiveAssertionMayLeaveTheValueAsItIs() async {
     let store = TestStore(initialState: Optional(1)) {
       Reduce<Int?, Bool> { _, _ in .none }
