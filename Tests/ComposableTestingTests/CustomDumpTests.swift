@@ -93,3 +93,16 @@ private final class Lines: Sendable {
   func append(_ line: String) { lines.withLock { $0.append(line) } }
   var all: [String] { lines.withLock { $0 } }
 }
+
+@Test
+func dumpsAStackByElementID() {
+  let path: StackState<Counter.State> = [Counter.State(count: 2), Counter.State(count: 1)]
+  #expect(
+    customDump(path) == """
+      [
+        #0: Counter.State(count: 2),
+        #1: Counter.State(count: 1)
+      ]
+      """)
+  #expect(customDump(StackState<Counter.State>()) == "[:]")
+}

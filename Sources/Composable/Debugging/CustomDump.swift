@@ -16,6 +16,12 @@ public func customDump(_ value: Any) -> String {
   DumpNode(value).render(isRoot: true, maxDepth: .max)
 }
 
+/// A type that ``customDump(_:)`` shows as a line of text of its own.
+public protocol CustomDumpStringConvertible {
+  /// The text ``customDump(_:)`` shows for the value.
+  var customDumpDescription: String { get }
+}
+
 /// A type that chooses how ``customDump(_:)`` shows it, by the children and display style
 /// of a mirror.
 public protocol CustomDumpReflectable {

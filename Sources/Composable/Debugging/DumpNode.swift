@@ -51,6 +51,7 @@ private struct DumpReader {
     if let shared = value as? any SharedBoxHolder { return read(shared.dumpedValue) }
     if let type = value as? Any.Type { return .text(typeName(type) + ".self") }
     if let string = value as? any StringProtocol { return .string(String(string)) }
+    if let convertible = value as? any CustomDumpStringConvertible { return .text(convertible.customDumpDescription) }
     if let text = leaf(value) { return .text(text) }
     let mirror = (value as? any CustomDumpReflectable)?.customDumpMirror ?? Mirror(reflecting: value)
     let type = typeName(mirror.subjectType)
@@ -77,15 +78,21 @@ private struct DumpReader {
         mirror.children.map { DumpChild(label: nil, node: read($0.value)) })
     case .set:
       let elements = mirror.children.map { DumpChild(label: nil, node: read($0.value)) }
+      let isUnordered = value is any UnorderedCollection
       return .group(
-        DumpGroup(kind: .set, open: "Set([", close: "])"), elements.sorted { $0.node.sortKey < $1.node.sortKey })
+        DumpGroup(kind: .set, open: "Set([", close: "])"),
+        isUnordered ? elements.sorted { $0.node.sortKey < $1.node.sortKey } : elements)
     case .dictionary:
       let entries = mirror.children.map { entry -> DumpChild in
         let pair = Array(Mirror(reflecting: entry.value).children)
         return DumpChild(label: read(pair[0].value).sortKey, node: read(pair[1].value))
       }
+      // A dictionary's order means nothing, so it is sorted by key; an ordered one (a
+      // stack's elements by id) keeps its order.
+      let isUnordered = value is any UnorderedCollection
       return .group(
-        DumpGroup(kind: .dictionary, open: "[", close: "]"), entries.sorted { $0.label ?? "" < $1.label ?? "" })
+        DumpGroup(kind: .dictionary, open: "[", close: "]"),
+        isUnordered ? entries.sorted { $0.label ?? "" < $1.label ?? "" } : entries)
     default:
       return .text("\(value)")
     }
@@ -131,3 +138,8 @@ extension DumpNode {
   /// The one-level dump that orders the elements of sets and the keys of dictionaries.
   var sortKey: String { render(isRoot: false, maxDepth: 1) }
 }
+
+/// A collection whose order means nothing: ``customDump(_:)`` sorts its elements.
+private protocol UnorderedCollection {}
+extension Dictionary: UnorderedCollection {}
+extension Set: UnorderedCollection {}
