@@ -38,7 +38,7 @@ struct SwiftTestingAndXCTest: TestFramework {
         Issue.record(Comment(rawValue: message), sourceLocation: testingLocation(location.sourceLocation))
       }
     } else {
-      StandardErrorIssueReporter().reportIssue("Skipped assertion: " + message, at: location.sourceLocation)
+      StandardErrorIssueReporter().reportIssue(message, at: location.sourceLocation)
     }
   }
 

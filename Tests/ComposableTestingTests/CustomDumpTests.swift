@@ -22,7 +22,10 @@ func dumpsNestedValuesOnePerLine() {
       Profile(
         name: "Blob",
         nickname: nil,
-        role: .member(since: 2020, team: "Core"),
+        role: .member(
+          since: 2020,
+          team: "Core"
+        ),
         scores: [
           "a": 1,
           "b": 2
@@ -45,7 +48,7 @@ func dumpsIdentifiedArraysAsArrays() {
   #expect(
     customDump(todos) == """
       [
-        Todo.State(
+        [0]: Todo.State(
           id: UUID(00000000-0000-0000-0000-000000000000),
           description: "Milk",
           isComplete: false
@@ -77,10 +80,8 @@ func printChangesDiffsTheDump() {
       """
       received action:
         Counter.Action.incrementButtonTapped
-        Counter.State(
-      -   count: 0
-      +   count: 1
-        )
+      - Counter.State(count: 0)
+      + Counter.State(count: 1)
       """
     ])
 }
@@ -91,4 +92,17 @@ private final class Lines: Sendable {
   private let lines = Mutex<[String]>([])
   func append(_ line: String) { lines.withLock { $0.append(line) } }
   var all: [String] { lines.withLock { $0 } }
+}
+
+@Test
+func dumpsAStackByElementID() {
+  let path: StackState<Counter.State> = [Counter.State(count: 2), Counter.State(count: 1)]
+  #expect(
+    customDump(path) == """
+      [
+        #0: Counter.State(count: 2),
+        #1: Counter.State(count: 1)
+      ]
+      """)
+  #expect(customDump(StackState<Counter.State>()) == "[:]")
 }

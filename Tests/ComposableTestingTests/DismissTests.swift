@@ -104,4 +104,21 @@ struct DismissTests {
     await store.send(\.alert.confirmDiscard) { $0.alert = nil }
     #expect(store.isDismissed)
   }
+
+  @Test
+  func aDismissedStoreRefusesActions() async {
+    let (store, clock) = makeStore()
+
+    await store.send(.onTask)
+    await store.send(.endButtonTapped) {
+      $0.alert = .endRecording
+    }
+    await store.send(\.alert.confirmDiscard) { $0.alert = nil }
+    await withKnownIssue {
+      await store.send(.endButtonTapped)
+    } matching: { issue in
+      issue.description.contains("Can't send action to dismissed test store.")
+    }
+    await clock.advance(by: .seconds(1))
+  }
 }

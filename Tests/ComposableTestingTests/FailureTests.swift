@@ -10,14 +10,12 @@ func stateMismatchFailsWithADiff() async {
   } matching: { issue in
     issue.description.contains(
       """
-      A state change does not match expectation: …
+      A state change does not match expectation.
 
-        Counter.State(
-      -   count: 2
-      +   count: 1
-        )
+          − Counter.State(count: 2)
+          + Counter.State(count: 1)
 
-      (Expected: -, Actual: +)
+      (Expected: −, Actual: +)
       """)
   }
 }
@@ -53,7 +51,7 @@ func assertOfTheStateAsItIsPasses() async {
   withKnownIssue {
     store.assert { $0.count = 5 }
   } matching: { issue in
-    issue.description.contains("-   count: 5")
+    issue.description.contains("− Counter.State(count: 5)")
   }
 }
 
@@ -68,8 +66,13 @@ func receivedActionLeftUnassertedFails() async {
     await store.send(.factButtonTapped) { $0.isLoading = true }
     await store.finish()
   } matching: { issue in
-    issue.description.contains("The store received 1 unexpected action after this one")
-      && issue.description.contains("NumberFact.Action.factResponse(\"0\")")
+    issue.description.contains(
+      """
+      The store received 1 unexpected action.
+
+        Unhandled actions:
+          .factResponse
+      """)
   }
 }
 
@@ -80,12 +83,23 @@ func sendingBeforeHandlingReceivedActionsFails() async {
   } withDependencies: {
     $0.numberFact.fetch = { "\($0)" }
   }
-  await store.send(.factButtonTapped) { $0.isLoading = true }
-  await store.finish()
+  await store.send(.factButtonTapped) { $0.isLoading = true }.finish()
   await withKnownIssue {
     await store.send(.incrementButtonTapped) { $0.count = 1 }
   } matching: { issue in
-    issue.description.contains("Must handle 1 received action before sending an action")
+    issue.description.contains(
+      """
+      Must handle 1 received action before sending an action.
+
+      Unhandled actions: [
+        [0]: .factResponse("0")
+      ]
+      """)
+  }
+  // The action stays to be received.
+  await store.receive(.factResponse("0")) {
+    $0.fact = "0"
+    $0.isLoading = false
   }
 }
 
@@ -102,12 +116,12 @@ func unexpectedReceivedActionFailsWithADiff() async {
   } matching: { issue in
     issue.description.contains(
       """
-      Received unexpected action: …
+      Received unexpected action:
 
-      - NumberFact.Action.factResponse("1")
-      + NumberFact.Action.factResponse("0")
+          − NumberFact.Action.factResponse("1")
+          + NumberFact.Action.factResponse("0")
 
-      (Expected: -, Received: +)
+      (Expected: −, Received: +)
       """)
   }
 }
@@ -122,8 +136,7 @@ func effectStillRunningAtTheEndFails() async {
     }
     await store.send(.toggleTimerButtonTapped) { $0.isTimerActive = true }
   } matching: { issue in
-    issue.description.contains("An effect returned for this action is still running")
-      && issue.description.contains("TimerFeature.Action.toggleTimerButtonTapped")
+    issue.description.contains("An effect returned for this action is still running.")
   }
 }
 
@@ -154,7 +167,9 @@ func receiveTimesOut() async {
   await withKnownIssue {
     await store.receive(\.timerTick, timeout: .milliseconds(20)) { $0.secondsElapsed = 1 }
   } matching: { issue in
-    issue.description.contains("Expected to receive an action, but received none after 0.02 seconds")
+    // As in TCA: the timeout, then the assertion that found nothing to receive.
+    issue.description.contains("Expected to receive an action, but received none after 0.02 seconds.")
+      || issue.description.contains("Expected to receive an action matching case path, but didn't get one.")
   }
   await store.send(.toggleTimerButtonTapped) { $0.isTimerActive = false }
 }
@@ -165,7 +180,12 @@ func receiveWithoutRunningEffectsFailsAtOnce() async {
   await withKnownIssue {
     await store.receive(.incrementButtonTapped)
   } matching: { issue in
-    issue.description.contains("Expected to receive an action, but received none, and no effects are running")
+    issue.description.contains(
+      """
+      Expected to receive the following action, but didn't:
+
+        Counter.Action.incrementButtonTapped
+      """)
   }
 }
 

@@ -78,7 +78,7 @@ private struct Notebook {
           to: &$0)
       }
     } matching: { issue in
-      issue.description.contains("-       text: \"bread\"") && issue.description.contains("+       text: \"milk\"")
+      issue.description.contains("−       text: \"bread\"") && issue.description.contains("+       text: \"milk\"")
     }
   }
 

@@ -69,11 +69,11 @@ func assertingASharedChangeDoesNotChangeTheSharedValue() async {
   } matching: { issue in
     issue.description.contains(
       """
-        SharedCount.State(
-      -   count: 5,
-      +   count: 1,
-          note: ""
-        )
+          \u{2007} SharedCount.State(
+          −   count: 5,
+          +   count: 1,
+          \u{2007}   note: ""
+          \u{2007} )
       """)
   }
   #expect(count.wrappedValue == 1)
@@ -86,7 +86,7 @@ func unassertedSharedChangeFails() async {
     await store.send(.incrementButtonTapped)
   } matching: { issue in
     issue.description.contains("State was not expected to change, but a change occurred")
-      && issue.description.contains("-   count: 0,\n+   count: 1,")
+      && issue.description.contains("−   count: 0,\n    +   count: 1,")
   }
 }
 
@@ -118,7 +118,7 @@ func unassertedOutsideChangeFailsTheNextStep() async {
   await withKnownIssue {
     await store.send(.noteChanged("hi")) { $0.note = "hi" }
   } matching: { issue in
-    issue.description.contains("-   count: 0,\n+   count: 42,")
+    issue.description.contains("−   count: 0,\n    +   count: 42,")
   }
 }
 
@@ -129,7 +129,7 @@ func assertOfTheSharedValueAsItIsPasses() {
   withKnownIssue {
     store.assert { $0.$count.withLock { $0 = 4 } }
   } matching: { issue in
-    issue.description.contains("-   count: 4")
+    issue.description.contains("−   count: 4")
   }
 }
 

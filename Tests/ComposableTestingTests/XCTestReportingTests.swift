@@ -23,6 +23,6 @@ final class XCTestReportingTests: XCTestCase {
 
     XCTAssertEqual(captured.count, 1)
     XCTAssertEqual(captured.first?.line, line)
-    XCTAssertTrue(captured.first?.description.contains("+   count: 1") ?? false)
+    XCTAssertTrue(captured.first?.description.contains("+ Counter.State(count: 1)") ?? false)
   }
 }

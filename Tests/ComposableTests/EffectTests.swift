@@ -157,7 +157,9 @@ private func makeStore(_ effect: @escaping @Sendable (String) -> Effect<Logger.A
       await store.send(.start("x")).finish()
     }
     #expect(issues.reported.count == 1)
-    #expect(issues.reported.first?.contains("threw an unhandled error") == true)
+    let message = issues.reported.first ?? ""
+    #expect(message.contains("threw an unhandled error.\n\n    "))
+    #expect(message.hasSuffix("Failure()\n\nAll non-cancellation errors must be explicitly handled via the \"catch\" parameter on \"Effect.run\", or via a \"do\" block."))
   }
 
   @Test func debounceRunsOnlyTheLastOfABurst() async {

@@ -157,7 +157,7 @@ private struct Sheet: Reducer {
     }
     let store = Store(initialState: Form.State()) { Form() }
     store.send(.binding(.set(\.name, "Blob")))
-    store.send(.binding(.set(\.age, 42)))
+    store.send(.set(\.age, 42))
     #expect(store.withState { $0 } == Form.State(name: "Blob", age: 42))
     #expect(BindingAction<Form.State>.set(\.age, 1) == .set(\.age, 1))
     #expect(BindingAction<Form.State>.set(\.age, 1) != .set(\.age, 2))

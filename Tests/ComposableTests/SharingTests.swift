@@ -91,9 +91,7 @@ private struct Child: Equatable, Codable {
       dump == """
         Parent(
           count: 2,
-          child: Child(
-            count: 4
-          )
+          child: Child(count: 4)
         )
         """)
   }

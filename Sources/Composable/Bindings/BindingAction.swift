@@ -62,6 +62,13 @@ public protocol BindableAction {
 }
 
 extension BindableAction {
+  /// The binding action that sets `keyPath` to `value`: `.set(\.isOn, true)`.
+  public static func set<Value: Equatable & Sendable>(
+    _ keyPath: WritableKeyPath<State, Value> & Sendable, _ value: Value
+  ) -> Self {
+    binding(.set(keyPath, value))
+  }
+
   /// Finds the payload of a case named `binding` by reflection. `@CasePathable` enums get a
   /// faster generated accessor.
   public var binding: BindingAction<State>? {

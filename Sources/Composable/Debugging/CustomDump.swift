@@ -1,20 +1,25 @@
-import Foundation
-
-/// A readable, multi-line description of `value`, made to be diffed line by line: one
-/// struct field or collection element per line, enum cases with their payloads, strings
-/// quoted, dictionaries and sets sorted, module names left out of type names.
+/// A readable, multi-line description of `value`, as swift-custom-dump's `customDump` writes
+/// it: one struct field or collection element per line (a struct with a single simple field
+/// on one line), elements numbered, enum cases with their payloads, strings quoted,
+/// dictionaries and sets sorted, module names left out of type names.
 ///
 /// ```swift
-/// customDump(Counter.State(count: 1))
+/// customDump(Counter.State(count: 1, isEven: false))
 /// // Counter.State(
-/// //   count: 1
+/// //   count: 1,
+/// //   isEven: false
 /// // )
 /// ```
 ///
 /// Test failures and `Reducer/_printChanges(_:)` show state and actions this way.
 public func customDump(_ value: Any) -> String {
-  var dumper = CustomDumper()
-  return dumper.dump(value, isRoot: true)
+  DumpNode(value).render(isRoot: true, maxDepth: .max)
+}
+
+/// A type that ``customDump(_:)`` shows as a line of text of its own.
+public protocol CustomDumpStringConvertible {
+  /// The text ``customDump(_:)`` shows for the value.
+  var customDumpDescription: String { get }
 }
 
 /// A type that chooses how ``customDump(_:)`` shows it, by the children and display style
@@ -31,101 +36,97 @@ extension IdentifiedArray: CustomDumpReflectable {
   }
 }
 
-/// Walks a value's mirror, remembering the objects it is inside to stop at cycles.
-private struct CustomDumper {
-  private var visiting: Set<ObjectIdentifier> = []
+extension DumpNode {
+  /// The dump of this node, labeled `name`, every line indented by `indent`. Below
+  /// `maxDepth` levels, groups show `…` in place of their children.
+  func render(name: String? = nil, indent: Int = 0, isRoot: Bool, maxDepth: Int) -> String {
+    (name.map { "\($0): " } ?? "").appending(body(named: name != nil, isRoot: isRoot, maxDepth: maxDepth))
+      .indented(by: indent)
+  }
 
-  mutating func dump(_ value: Any, isRoot: Bool) -> String {
-    if let shared = value as? any SharedBoxHolder { return dump(shared.dumpedValue, isRoot: isRoot) }
-    if let text = leaf(value) { return text }
-    let mirror = (value as? any CustomDumpReflectable)?.customDumpMirror ?? Mirror(reflecting: value)
-    let type = typeName(Swift.type(of: value))
-    switch mirror.displayStyle {
-    case .optional:
-      guard let wrapped = mirror.children.first?.value else { return "nil" }
-      return dump(wrapped, isRoot: isRoot)
-    case .struct:
-      return block(type + "(", fields(mirror), ")", empty: type + "()")
-    case .class:
-      let id = ObjectIdentifier(value as AnyObject)
-      guard visiting.insert(id).inserted else { return type + "(↩︎)" }
-      defer { visiting.remove(id) }
-      return block(type + "(", fields(mirror), ")", empty: type + "()")
-    case .enum:
-      let prefix = isRoot ? type + "." : "."
-      guard let payload = mirror.children.first else { return prefix + "\(value)" }
-      return prefix + (payload.label ?? "") + group(tupleItems(payload.value))
-    case .tuple:
-      return group(tupleItems(value))
-    case .collection:
-      return block("[", mirror.children.map { dump($0.value, isRoot: false) }, "]", empty: "[]")
-    case .set:
-      return block("Set([", mirror.children.map { dump($0.value, isRoot: false) }.sorted(), "])", empty: "Set([])")
-    case .dictionary:
-      let entries = mirror.children.map { entry -> (key: String, value: String) in
-        let pair = Array(Mirror(reflecting: entry.value).children)
-        return (dump(pair[0].value, isRoot: false), dump(pair[1].value, isRoot: false))
-      }
-      let lines = entries.sorted { $0.key < $1.key }.map { labeled($0.key, $0.value) }
-      return block("[", lines, "]", empty: "[:]")
-    default:
-      return "\(value)"
+  private func body(named: Bool, isRoot: Bool, maxDepth: Int) -> String {
+    switch self {
+    case let .text(text):
+      return text
+    case let .string(string):
+      return quoted(string, named: named, maxDepth: maxDepth)
+    case let .some(wrapped):
+      return wrapped.render(isRoot: false, maxDepth: maxDepth)
+    case let .enumCase(type, name, payload):
+      let prefix = (isRoot ? type : "") + "." + name
+      guard let payload else { return prefix }
+      return DumpNode.renderChildren(payload, of: .tuple, open: prefix + "(", close: ")", maxDepth: maxDepth)
+    case let .group(group, children):
+      if children.isEmpty && group.kind == .dictionary { return "[:]" }
+      return DumpNode.renderChildren(children, of: group.kind, open: group.open, close: group.close, maxDepth: maxDepth)
     }
   }
 
-  /// Values shown by a single literal-like line.
-  private func leaf(_ value: Any) -> String? {
-    switch value {
-    case let string as String: string.debugDescription
-    case let string as Substring: String(string).debugDescription
-    case let character as Character: String(character).debugDescription
-    case let uuid as UUID: "UUID(\(uuid.uuidString))"
-    case let date as Date: "Date(\(date.formatted(.iso8601)))"
-    case let url as URL: "URL(\(url.absoluteString))"
-    case let duration as Duration: "\(duration)"
-    default: nil
+  /// `open`, the children (inline when there is one simple child, otherwise one per line,
+  /// indented), then `close`.
+  static func renderChildren(
+    _ children: [DumpChild], of kind: DumpGroup.Kind, open: String, close: String, maxDepth: Int
+  ) -> String {
+    guard !children.isEmpty else { return open + close }
+    let labeled = children.enumerated().map { offset, child in
+      DumpChild(label: kind == .collection ? "[\(offset)]" : child.label, node: child.node)
+    }
+    if isSingleValue(children, of: kind) {
+      let child = labeled[0]
+      let text = child.node.render(name: child.label, isRoot: false, maxDepth: maxDepth - 1)
+      guard text.contains("\n") else { return open + text + close }
+      return open + (maxDepth <= 0 ? "…" : "\n" + text.indented(by: 2) + "\n") + close
+    }
+    guard maxDepth > 0 else { return open + "…" + close }
+    let lines = labeled.map { $0.node.render(name: $0.label, indent: 2, isRoot: false, maxDepth: maxDepth - 1) }
+    return open + "\n" + lines.joined(separator: ",\n") + "\n" + close
+  }
+
+  /// Whether `children` is a single child simple enough to show inline: one without
+  /// children of its own, not an element.
+  static func isSingleValue(_ children: [DumpChild], of kind: DumpGroup.Kind) -> Bool {
+    guard children.count == 1, !kind.hasElements else { return false }
+    switch children[0].node {
+    case let .text(text): return !text.contains("\n")
+    case .string: return true
+    case .some: return false
+    case let .enumCase(_, _, payload): return payload == nil
+    case let .group(_, grandchildren): return grandchildren.isEmpty
     }
   }
 
-  /// The stored properties of a struct or class (with its superclasses'), one per line.
-  private mutating func fields(_ mirror: Mirror) -> [String] {
-    var lines = mirror.superclassMirror.map { fields($0) } ?? []
-    for child in mirror.children {
-      guard let label = child.label, !label.hasPrefix("_$") else { continue }
-      // `@Shared var count` is stored as `_count`, `@Presents var destination` as
-      // `_destination`; show them by their names.
-      let isWrapper = child.value is any SharedBoxHolder || child.value is any PresentationStateProtocol
-      let name = isWrapper && label.hasPrefix("_") ? String(label.dropFirst()) : label
-      lines.append(labeled(name, dump(child.value, isRoot: false)))
+  /// A string literal for `string`: raw when it holds quotes or backslashes, multi-line
+  /// when it holds line breaks.
+  private func quoted(_ string: String, named: Bool, maxDepth: Int) -> String {
+    if string.contains(where: \.isNewline) {
+      guard maxDepth > 0 else { return "\"…\"" }
+      let hashes = String(repeating: "#", count: string.rawHashCount(multiline: true))
+      return hashes + "\"\"\"\n" + string.indented(by: named ? 2 : 0) + "\n" + (named ? "  " : "") + "\"\"\"" + hashes
     }
-    return lines
+    guard string.contains("\"") || string.contains("\\") else { return string.debugDescription }
+    let hashes = String(repeating: "#", count: max(string.rawHashCount(multiline: false), 1))
+    return hashes + "\"" + string + "\"" + hashes
+  }
+}
+
+extension String {
+  /// Every line of the text indented by `count` spaces.
+  func indented(by count: Int) -> String {
+    guard count > 0 else { return self }
+    let indentation = String(repeating: " ", count: count)
+    return indentation + replacingOccurrences(of: "\n", with: "\n" + indentation)
   }
 
-  /// The elements of a tuple (or the single payload of an enum case), labeled when named.
-  private mutating func tupleItems(_ value: Any) -> [String] {
-    let mirror = Mirror(reflecting: value)
-    guard mirror.displayStyle == .tuple else { return [dump(value, isRoot: false)] }
-    return mirror.children.map { child in
-      let text = dump(child.value, isRoot: false)
-      guard let label = child.label, !label.hasPrefix(".") else { return text }
-      return labeled(label, text)
+  /// How many `#` a raw literal of this text needs so that no quote in it ends the literal.
+  fileprivate func rawHashCount(multiline: Bool) -> Int {
+    let quote = multiline ? "\"\"\"" : "\""
+    var count = 0
+    var rest = self[...]
+    while let range = rest.range(of: quote) {
+      rest = rest[range.upperBound...]
+      let run = rest.prefix(while: { $0 == "#" }).count
+      count = Swift.max(count, run + 1)
     }
-  }
-
-  /// `(a, b)` on one line when short, otherwise one item per line.
-  private func group(_ items: [String]) -> String {
-    let inline = "(" + items.joined(separator: ", ") + ")"
-    if inline.count <= 80 && !inline.contains("\n") { return inline }
-    return block("(", items, ")", empty: "()")
-  }
-
-  private func labeled(_ label: String, _ text: String) -> String { label + ": " + text }
-
-  /// `open`, then each item indented on its own line (comma-separated), then `close`.
-  private func block(_ open: String, _ items: [String], _ close: String, empty: String) -> String {
-    guard !items.isEmpty else { return empty }
-    let body = items.map { $0.replacingOccurrences(of: "\n", with: "\n  ") }
-      .joined(separator: ",\n  ")
-    return open + "\n  " + body + "\n" + close
+    return count
   }
 }

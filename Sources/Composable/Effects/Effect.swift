@@ -70,9 +70,12 @@ extension Effect {
           guard let handler else {
             reportIssue(
               """
-              An "Effect.run" returned from "\(fileID):\(line)" threw an unhandled error: \(error)
+              An "Effect.run" returned from "\(fileID):\(line)" threw an unhandled error.
 
-              Handle it in the "catch" argument of "Effect.run", or catch it inside the operation.
+              \(customDump(error).indented(by: 4))
+
+              All non-cancellation errors must be explicitly handled via the "catch" parameter \
+              on "Effect.run", or via a "do" block.
               """,
               fileID: fileID, line: line)
             return

@@ -116,10 +116,15 @@ extension StackState: Equatable where Element: Equatable {
 extension StackState: Sendable where Element: Sendable {}
 
 extension StackState: CustomDumpReflectable {
-  /// The elements with their ids, bottom first.
+  /// The elements by their ids, bottom first, as TCA shows them: `[#0: Child.State(…)]`.
   public var customDumpMirror: Mirror {
-    Mirror(self, unlabeledChildren: elements.map { (id: $0.id.rawValue, state: $0.element) }, displayStyle: .collection)
+    Mirror(self, unlabeledChildren: elements.map { (key: $0.id, value: $0.element) }, displayStyle: .dictionary)
   }
+}
+
+extension StackElementID: CustomDumpStringConvertible {
+  /// `#0`, `#1`, ...
+  public var customDumpDescription: String { description }
 }
 
 extension StackState: CustomStringConvertible {

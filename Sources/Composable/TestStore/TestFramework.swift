@@ -62,10 +62,12 @@ func reportTestFailure(_ message: String, at location: TestLocation) {
   reporter.fail(message, at: location)
 }
 
-/// Shows an assertion that a non-exhaustive test store skipped, without failing the test.
+/// Shows an assertion that a non-exhaustive test store skipped, without failing the test,
+/// under TCA's heading "Skipped assertions.".
 func reportSkippedAssertion(_ message: String, at location: TestLocation) {
+  let message = "Skipped assertions.\n\n" + message
   guard let reporter = TestFrameworks.current else {
-    StandardErrorIssueReporter().reportIssue("Skipped assertion: " + message, at: location.sourceLocation)
+    StandardErrorIssueReporter().reportIssue(message, at: location.sourceLocation)
     return
   }
   reporter.showSkippedAssertion(message, at: location)

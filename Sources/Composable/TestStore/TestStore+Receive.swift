@@ -11,12 +11,13 @@ extension TestStore where Action: Equatable {
   ///
   /// - Parameters:
   ///   - expectedAction: The action the effect should send.
-  ///   - timeout: How long to wait for an effect to send an action.
+  ///   - timeout: How long to wait for a running effect to send an action; the store's
+  ///     ``TestStore/timeout`` by default.
   ///   - updateStateToExpectedResult: Changes the state from before the action into the
   ///     state expected after it.
   public func receive(
     _ expectedAction: Action,
-    timeout: Duration = .seconds(1),
+    timeout: Duration? = nil,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
@@ -26,14 +27,11 @@ extension TestStore where Action: Equatable {
   ) async {
     await receiveAction(
       matching: { $0 == expectedAction },
-      mismatch: { received in
-        """
-        Received unexpected action: …
-
-        \(dumpDiff(expectedAction, received))
-
-        (Expected: -, Received: +)
-        """
+      failureMessage: "Expected to receive the following action, but didn't:\n\n\(customDump(expectedAction).indented(by: 2))",
+      unexpectedActionDescription: { received in
+        mismatch(expected: DumpNode(expectedAction), actual: DumpNode(received), actualLabel: "Received") {
+          (String(describing: expectedAction), String(describing: received))
+        }
       },
       updateStateToExpectedResult, timeout: timeout,
       at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
@@ -51,7 +49,7 @@ extension TestStore {
   /// ```
   public func receive<Value>(
     _ actionCase: CaseKeyPath<Action, Value>,
-    timeout: Duration = .seconds(1),
+    timeout: Duration? = nil,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
@@ -75,7 +73,7 @@ extension TestStore {
   public func receive<Value: Equatable>(
     _ actionCase: CaseKeyPath<Action, Value>,
     _ expectedValue: Value,
-    timeout: Duration = .seconds(1),
+    timeout: Duration? = nil,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
@@ -86,15 +84,12 @@ extension TestStore {
     let casePath = AnyCasePath(actionCase)
     await receiveAction(
       matching: { casePath.extract(from: $0) == expectedValue },
-      mismatch: { received in
-        guard let value = casePath.extract(from: received) else { return notOfTheExpectedCase(received) }
-        return """
-          Received unexpected action payload: …
-
-          \(dumpDiff(expectedValue, value))
-
-          (Expected: -, Received: +)
-          """
+      failureMessage: "Expected to receive an action matching case path, but didn't get one.",
+      unexpectedActionDescription: { received in
+        let expected = DumpNode(casePath.embed(expectedValue))
+        guard casePath.extract(from: received) != nil, let difference = expected.diff(DumpNode(received), format: .proportional)
+        else { return customDump(received).indented(by: 2) }
+        return "\(difference.indented(by: 2))\n\n(Expected: −, Actual: +)"
       },
       updateStateToExpectedResult, timeout: timeout,
       at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
@@ -104,7 +99,7 @@ extension TestStore {
   /// it changes the state: `await store.receive { $0 == .loaded }`.
   public func receive(
     _ isMatching: (_ action: Action) -> Bool,
-    timeout: Duration = .seconds(1),
+    timeout: Duration? = nil,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
@@ -114,7 +109,8 @@ extension TestStore {
   ) async {
     await receiveAction(
       matching: isMatching,
-      mismatch: { "Received action without a match: …\n\n\(customDump($0))" },
+      failureMessage: "Expected to receive an action matching predicate, but didn't get one.",
+      unexpectedActionDescription: { customDump($0).indented(by: 2) },
       updateStateToExpectedResult, timeout: timeout,
       at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
@@ -123,7 +119,7 @@ extension TestStore {
   /// `await store.receive(/Action.response)`.
   public func receive<Value>(
     _ casePath: AnyCasePath<Action, Value>,
-    timeout: Duration = .seconds(1),
+    timeout: Duration? = nil,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
@@ -133,77 +129,80 @@ extension TestStore {
   ) async {
     await receiveAction(
       matching: { casePath.extract(from: $0) != nil },
-      mismatch: { notOfTheExpectedCase($0) },
+      failureMessage: "Expected to receive an action matching case path, but didn't get one.",
+      unexpectedActionDescription: { customDump($0).indented(by: 2) },
       updateStateToExpectedResult, timeout: timeout,
       at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
-  /// Waits for a received action, checks it with `matches`, and asserts its state change.
-  /// A non-exhaustive store skips received actions that do not match.
+  /// Waits for a received action while effects run, then asserts it: that it matches, and
+  /// its state change. A non-exhaustive store skips received actions that do not match.
   private func receiveAction(
     matching matches: (Action) -> Bool,
-    mismatch: (Action) -> String,
+    failureMessage: @autoclosure () -> String,
+    unexpectedActionDescription: (Action) -> String,
     _ updateStateToExpectedResult: ((inout State) throws -> Void)?,
-    timeout: Duration,
+    timeout: Duration?,
     at location: TestLocation,
     isolation: isolated (any Actor)? = #isolation
   ) async {
     lastLocation = location
+    if store.runningEffectCount > 0 {
+      await waitForReceivedAction(matching: matches, timeout: timeout ?? self.timeout, at: location)
+    }
+    receiveNow(
+      matching: matches, failureMessage: failureMessage(), unexpectedActionDescription: unexpectedActionDescription,
+      updateStateToExpectedResult, at: location)
+    await settle()
+  }
+
+  /// Waits until an action to assert has arrived (a matching one, when non-exhaustive) or no
+  /// effect runs; fails if effects still run after `timeout`.
+  private func waitForReceivedAction(
+    matching matches: (Action) -> Bool,
+    timeout: Duration,
+    at location: TestLocation,
+    isolation: isolated (any Actor)? = #isolation
+  ) async {
     let isExhaustive = exhaustivity == .on
-    _ = await waitUntil(timeout: timeout) {
+    let arrived = await waitUntil(timeout: timeout) {
       let arrived = isExhaustive ? log.receivedCount > 0 : log.containsReceived(where: matches)
       // Without running effects, no more actions can arrive.
       return arrived || store.runningEffectCount == 0
     }
-    let step: TestStoreLog<State, Action>.Step
-    if isExhaustive {
-      guard let first = log.removeReceived(throughFirst: { _ in true })?.match else {
-        return reportNothingReceived(timeout: timeout, at: location)
-      }
-      skip(first)
-      guard matches(first.action) else { return reportTestFailure(mismatch(first.action), at: location) }
-      step = first
-    } else {
-      guard let (skipped, match) = log.removeReceived(throughFirst: matches) else {
-        return reportNothingReceived(timeout: timeout, at: location)
-      }
-      if case .off(showSkippedAssertions: true) = exhaustivity, !skipped.isEmpty {
-        reportSkippedAssertion(
-          "Skipped receiving \(skipped.count) \(actions(skipped.count)):\n\(dumpList(skipped.map(\.action)))",
-          at: location)
-      }
-      step = match
-    }
-    lastState = step.after
-    expectState(
-      from: step.before, to: step.after, sharing: step.sharedAfter, updateStateToExpectedResult,
-      at: location)
-    await settle()
-  }
-
-  private func reportNothingReceived(timeout: Duration, at location: TestLocation) {
-    let running = store.runningEffectCount > 0
-    let what = exhaustivity == .on ? "an action" : "a matching action"
+    guard !arrived else { return }
     reportTestFailure(
-      running
-        ? """
-          Expected to receive \(what), but received none after \(timeout).
+      """
+      Expected to receive \(isExhaustive ? "an action" : "a matching action"), but received \
+      none\(after(timeout)).
 
-          An effect is still running: if it sends the action later, pass a longer "timeout", \
-          or advance the clock it waits on.
-          """
-        : "Expected to receive \(what), but received none, and no effects are running.",
+      \(inFlightEffectsSuggestion(timeoutIsDefault: timeout == self.timeout))
+      """,
       at: location)
   }
-}
 
-/// The failure message for a received action of another case than the one expected.
-private func notOfTheExpectedCase(_ received: some Any) -> String {
-  """
-  Received unexpected action: …
-
-  \(indent(customDump(received)))
-
-  It is not of the expected case.
-  """
+  /// Asserts the first received action (the first matching one, when non-exhaustive).
+  private func receiveNow(
+    matching matches: (Action) -> Bool,
+    failureMessage: @autoclosure () -> String,
+    unexpectedActionDescription: (Action) -> String,
+    _ updateStateToExpectedResult: ((inout State) throws -> Void)?,
+    at location: TestLocation
+  ) {
+    let isExhaustive = exhaustivity == .on
+    guard let (skipped, step) = log.removeReceived(throughFirst: { isExhaustive || matches($0) }) else {
+      return reportTestFailure(failureMessage(), at: location)
+    }
+    if let last = skipped.last {
+      skip(last)
+      reportAssertion("\(receivedActionsWere(skipped.count)) skipped.\n\n\(customDump(skipped.map(\.action)))", at: location)
+    }
+    if matches(step.action) {
+      expectState(
+        from: step.before, to: step.after, sharing: step.sharedAfter, updateStateToExpectedResult, at: location)
+    } else {
+      reportAssertion("Received unexpected action:\n\n\(unexpectedActionDescription(step.action))", at: location)
+    }
+    skip(step)
+  }
 }

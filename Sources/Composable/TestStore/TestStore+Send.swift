@@ -27,21 +27,26 @@ extension TestStore {
   ) async -> TestStoreTask {
     let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     lastLocation = location
+    guard !isDismissed else {
+      reportTestFailure("Can't send action to dismissed test store.", at: location)
+      let none = StoreTask(tasks: [])
+      return TestStoreTask(rawValue: none, completion: EffectCompletion(watching: none), timeout: timeout)
+    }
     handleReceivedBeforeSend(at: location)
     let task = IssueReporters.$current.withValue([TestStoreIssueReporter(location: location)]) {
       store.send(.send(action))
     }
     let completion = EffectCompletion(watching: task)
     if let step = log.takeSent() {
-      lastState = step.after
       expectState(
         from: step.before, to: step.after, sharing: step.sharedAfter, updateStateToExpectedResult,
         at: location)
+      lastState = step.after
     }
     sentEffects.removeAll { $0.completion.isDone }
-    sentEffects.append(SentEffects(action: customDump(action), location: location, completion: completion))
+    sentEffects.append(SentEffects(action: DumpNode(action), location: location, completion: completion))
     await settle()
-    return TestStoreTask(rawValue: task, completion: completion)
+    return TestStoreTask(rawValue: task, completion: completion, timeout: timeout)
   }
 
   /// Sends the action a case key path names (a case without payload) and asserts how it
@@ -104,29 +109,18 @@ extension TestStore {
     lastState = actual
   }
 
-  /// Before a send: received actions left unasserted fail an exhaustive test, and are
-  /// skipped by a non-exhaustive one.
+  /// Before a send: received actions left unasserted fail an exhaustive test (and stay to
+  /// be received), and are skipped by a non-exhaustive one.
   private func handleReceivedBeforeSend(at location: TestLocation) {
-    let unhandled = log.removeAllReceived()
-    guard let last = unhandled.last else { return }
-    skip(last)
-    switch exhaustivity {
-    case .on:
-      reportTestFailure(
-        """
-        Must handle \(unhandled.count) received \(actions(unhandled.count)) before sending an action: …
+    let unhandled = log.receivedActions
+    guard !unhandled.isEmpty else { return }
+    reportAssertion(
+      """
+      Must handle \(unhandled.count) received \(actions(unhandled.count)) before sending an action.
 
-        Unhandled actions:
-        \(dumpList(unhandled.map(\.action)))
-
-        Assert each with "await store.receive(…)", or call "await store.skipReceivedActions()".
-        """, at: location)
-    case .off(showSkippedAssertions: true):
-      reportSkippedAssertion(
-        "Skipped receiving \(unhandled.count) \(actions(unhandled.count)):\n\(dumpList(unhandled.map(\.action)))",
-        at: location)
-    case .off:
-      break
-    }
+      Unhandled actions: \(customDump(unhandled))
+      """, at: location)
+    guard exhaustivity != .on else { return }
+    skipAllReceived(at: location, as: exhaustivity)
   }
 }

@@ -14,7 +14,8 @@
 /// ```
 ///
 /// A mismatch fails the running test (Swift Testing or XCTest) at the line of the step,
-/// with a diff of the expected (`-`) and actual (`+`) state. Actions from effects must be
+/// with TCA's message and a ``diff(_:_:format:)`` of the expected (`−`) and actual (`+`)
+/// state. Actions from effects must be
 /// asserted with `receive`, in order, before the next `send`; effects still running when
 /// the store is released fail the test. Set ``exhaustivity`` to `.off` to assert only
 /// part of the behavior.
@@ -30,8 +31,13 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     set { log.dependencies = newValue }
   }
 
-  /// The feature's current state.
-  public var state: State { store.withState { $0 } }
+  /// The feature's state as of the last step the test went through: the last action sent
+  /// or received, not the actions received since but not yet asserted.
+  public var state: State { lastState }
+
+  /// How long ``receive(_:timeout:assert:isolation:fileID:file:line:column:)`` and
+  /// ``finish(timeout:isolation:fileID:file:line:column:)`` wait when not given a timeout.
+  public var timeout: Duration = .seconds(1)
 
   let store: Store<State, TestAction<Action>>
   let log: TestStoreLog<State, Action>
@@ -41,8 +47,10 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   /// The values of the shared state as the test last asserted (or skipped) them: states
   /// only hold references, so expectations start from these.
   var sharedValues: SharedValues
-  /// The last step's location: where left-over actions and effects are reported.
+  /// The last step's location: where effects whose action is not known are reported.
   var lastLocation: TestLocation
+  /// Where the store was made: where actions left unasserted at its end are reported.
+  let initLocation: TestLocation
   /// The actions sent with effects, to name the one whose effects outlive the test.
   var sentEffects: [SentEffects] = []
   /// Whether running effects were already reported, so they are not reported twice.
@@ -57,7 +65,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   ///     the current task, in the test context: a dependency used without a test value
   ///     fails the test.
   public init<R: Reducer<State, Action>>(
-    initialState: @autoclosure () -> State,
+    initialState: @autoclosure () -> R.State,
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
     fileID: StaticString = #fileID,
@@ -85,6 +93,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     self.lastState = store.withState { $0 }
     self.sharedValues = SharedValues(capturing: lastState)
     self.lastLocation = location
+    self.initLocation = location
   }
 
   deinit {
@@ -103,8 +112,13 @@ extension TestStore {
 
 /// An action the test sent, with where, and whether the effects it started have ended.
 struct SentEffects {
-  /// The action's ``customDump(_:)``.
-  let action: String
+  /// The action, as ``customDump(_:)`` reads it.
+  let action: DumpNode
   let location: TestLocation
   let completion: EffectCompletion
 }
+
+/// The test store of a reducer's domain: `TestStoreOf<Feature>` for
+/// `TestStore<Feature.State, Feature.Action>`.
+public typealias TestStoreOf<R: Reducer> = TestStore<R.State, R.Action>
+where R.State: Equatable & Sendable, R.Action: Sendable

@@ -44,6 +44,9 @@ final class TestStoreLog<State: Sendable, Action: Sendable>: Sendable {
 
   var receivedCount: Int { contents.withLock { $0.received.count } }
 
+  /// The actions received and not yet asserted, in order.
+  var receivedActions: [Action] { contents.withLock { $0.received.map(\.action) } }
+
   func containsReceived(where matches: (Action) -> Bool) -> Bool {
     contents.withLock { $0.received.contains { matches($0.action) } }
   }

@@ -10,6 +10,8 @@
 public struct TestStoreTask: Sendable {
   let rawValue: StoreTask
   let completion: EffectCompletion
+  /// The test store's ``TestStore/timeout`` when the task was made.
+  let timeout: Duration
 
   /// Cancels the effects and waits until they have stopped.
   public func cancel() async {
@@ -17,17 +19,34 @@ public struct TestStoreTask: Sendable {
     _ = await waitUntil(timeout: .seconds(1)) { completion.isDone }
   }
 
-  /// Waits for the effects to end; fails the test if they are still running after `timeout`.
+  /// Waits for the effects to end; fails the test if they are still running after `timeout`
+  /// (the test store's ``TestStore/timeout`` by default).
   public func finish(
-    timeout: Duration = .seconds(1),
+    timeout: Duration? = nil,
     fileID: StaticString = #fileID,
     file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async {
-    guard await !waitUntil(timeout: timeout, { completion.isDone }) else { return }
+    let duration = timeout ?? self.timeout
+    guard await !waitUntil(timeout: duration, { completion.isDone }) else { return }
+    let timeoutAdvice =
+      duration == self.timeout
+      ? #"configure this assertion with an explicit "timeout""#
+      : #"try increasing the duration of this assertion's "timeout""#
     reportTestFailure(
-      "Expected task to finish, but it is still in-flight after \(timeout).",
+      """
+      Expected task to finish, but it is still in-flight\(after(duration)).
+
+      If this task delivers its action using a clock/scheduler (via "sleep(for:)", \
+      "timer(interval:)", etc.), make sure that you wait enough time for it to perform its \
+      work. If you are using a test clock/scheduler, advance the scheduler so that the effects \
+      may complete, or consider using an immediate clock/scheduler to immediately perform the \
+      effect instead.
+
+      If you are not yet using a clock/scheduler, or cannot use a clock/scheduler, \
+      \(timeoutAdvice).
+      """,
       at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 

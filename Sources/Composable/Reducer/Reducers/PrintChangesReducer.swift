@@ -1,8 +1,8 @@
 import Foundation
 
 extension Reducer {
-  /// Prints each action and the state change it caused, as a diff of the state's
-  /// ``customDump(_:)``.
+  /// Prints each action and the state change it caused, as a ``diff(_:_:format:)`` of the
+  /// state before and after.
   ///
   /// - Parameter printer: Where lines go; standard error by default.
   public func _printChanges(
@@ -18,24 +18,10 @@ public struct _PrintChangesReducer<Base: Reducer>: Reducer {
   let printer: @Sendable (String) -> Void
 
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
-    let before = customDump(state)
+    let before = DumpNode(state)
     let effects = base.reduce(into: &state, action: action)
-    let after = customDump(state)
-    var message = "received action:\n" + indented(customDump(action)) + "\n"
-    if before == after {
-      message += "  (No state changes)"
-    } else {
-      message += TextDiff.lines(from: lines(before), to: lines(after)).joined(separator: "\n")
-    }
-    printer(message)
+    let changes = before.diff(DumpNode(state), format: .default) ?? "  (No state changes)"
+    printer("received action:\n" + customDump(action).indented(by: 2) + "\n" + changes)
     return effects
-  }
-
-  private func lines(_ text: String) -> [String] {
-    text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-  }
-
-  private func indented(_ text: String) -> String {
-    lines(text).map { "  " + $0 }.joined(separator: "\n")
   }
 }
