@@ -5,8 +5,8 @@
 public enum PresentationAction<Action> {
   /// Dismisses the presented feature: its state becomes `nil` and its effects are cancelled.
   case dismiss
-  /// An action of the presented feature.
-  case presented(Action)
+  /// An action of the presented feature (boxed, so a feature can present itself).
+  indirect case presented(Action)
 }
 
 /// The presentation action of a reducer's actions: `PresentationActionOf<Destination>`.
