@@ -186,12 +186,6 @@ extension Reducer {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> Reduce<State, Action> {
-    let parent = Reduce(self)
-    let toWrappedAction = AnyCasePath(toWrappedAction)
-    return Reduce { state, action in
-      let effects = parent.reduce(into: &state, action: action)
-      if toWrappedAction.extract(from: action) != nil { state[keyPath: toWrappedState] = nil }
-      return effects
-    }
+    ifLet(toWrappedState, action: AnyCasePath(toWrappedAction), fileID: fileID, line: line)
   }
 }

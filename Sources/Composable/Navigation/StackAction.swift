@@ -98,9 +98,7 @@ extension Reducer {
     line: UInt = #line
   ) -> _StackReducer<Self, Destination>
   where DestinationState == Destination.State, DestinationAction == Destination.Action, Action: Sendable {
-    _StackReducer(
-      parent: Reduce(self), destination: Reduce(child: destination()), toStackState: toStackState,
-      toStackAction: AnyCasePath(toStackAction), fileID: fileID, line: line)
+    forEach(toStackState, action: AnyCasePath(toStackAction), destination: destination, fileID: fileID, line: line)
   }
 }
 
