@@ -159,8 +159,7 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
         return
       }
       id = state.presentationID
-      let mirror = Mirror(reflecting: value)
-      caseName = mirror.displayStyle == .enum ? mirror.children.first?.label : nil
+      caseName = enumCaseName(of: value)
     }
   }
 }
