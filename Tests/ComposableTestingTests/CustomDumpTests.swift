@@ -92,3 +92,12 @@ private final class Lines: Sendable {
   func append(_ line: String) { lines.withLock { $0.append(line) } }
   var all: [String] { lines.withLock { $0 } }
 }
+
+@Test
+func stackElementIDsAreMadeInOrder() {
+  @Dependency(\.stackElementID) var stackElementID
+  #expect(stackElementID.peek().generation == 0)
+  #expect(stackElementID.next().customDumpDescription == "#0")
+  #expect(stackElementID.next() == 1)
+  #expect(customDump(StackAction<Int, Int>.popFrom(id: 1)) == "StackAction<Int, Int>.popFrom(id: #1)")
+}

@@ -24,6 +24,12 @@ public protocol CustomDumpReflectable {
   var customDumpMirror: Mirror { get }
 }
 
+/// A type that ``customDump(_:)`` shows as one line of its choosing.
+public protocol CustomDumpStringConvertible {
+  /// The line ``customDump(_:)`` shows for the value.
+  var customDumpDescription: String { get }
+}
+
 extension IdentifiedArray: CustomDumpReflectable {
   /// The elements, shown as an array.
   public var customDumpMirror: Mirror {
@@ -83,6 +89,7 @@ private struct CustomDumper {
     case let date as Date: "Date(\(date.formatted(.iso8601)))"
     case let url as URL: "URL(\(url.absoluteString))"
     case let duration as Duration: "\(duration)"
+    case let value as any CustomDumpStringConvertible: value.customDumpDescription
     default: nil
     }
   }
