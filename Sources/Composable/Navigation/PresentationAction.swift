@@ -64,7 +64,8 @@ extension Reducer {
   /// state to `nil` after this reducer saw it, and so does any action of a presented
   /// `AlertState` or `ConfirmationDialogState`. The presented feature's effects are
   /// cancelled whenever its presentation ends: dismissed, set to `nil`, or replaced by
-  /// another case of an enum of destinations.
+  /// another case of an enum of destinations. Its cancellation ids are its own: its
+  /// `.cancel(id:)` cancels none of its parent's or siblings' effects.
   public func ifLet<DestinationState, DestinationAction, Destination: Reducer>(
     _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>> & Sendable,
     action toPresentationAction: CaseKeyPath<Action, PresentationAction<DestinationAction>>,
@@ -112,6 +113,7 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
         destinationEffects = destination.reduce(
           into: &state[keyPath: toPresentationState].wrappedValue!, action: destinationAction
         )
+        .cancellationIDs(in: effectsID(before.id))
         .presented(as: { embed(.presented($0)) }, dismissal: embed(.dismiss))
         .cancellable(id: effectsID(before.id))
       } else {
