@@ -37,7 +37,7 @@ private struct Stopwatch {
   }
 }
 
-/// Two stopwatches presented side by side.
+/// Two stopwatches presented side by side, and a button that stops both.
 @Reducer
 private struct Stopwatches {
   struct State: Equatable {
@@ -48,11 +48,14 @@ private struct Stopwatches {
   enum Action: Equatable {
     case left(PresentationAction<Stopwatch.Action>)
     case right(PresentationAction<Stopwatch.Action>)
+    case stopAllTapped
   }
 
   var body: some ReducerOf<Self> {
-    EmptyReducer()
-      .ifLet(\.$left, action: \.left) { Stopwatch() }
+    Reduce { _, action in
+      action == .stopAllTapped ? .cancel(id: Stopwatch.CancelID.timer) : .none
+    }
+    .ifLet(\.$left, action: \.left) { Stopwatch() }
       .ifLet(\.$right, action: \.right) { Stopwatch() }
   }
 }
@@ -73,4 +76,18 @@ private struct Stopwatches {
     $0.right?.ticks = 1
   }
   await store.send(.right(.presented(.stopTapped)))
+}
+
+@MainActor
+@Test func aParentCancelsItsPresentedFeaturesEffectsByTheirIDs() async {
+  let clock = TestClock()
+  let store = TestStore(initialState: Stopwatches.State(left: Stopwatch.State(), right: Stopwatch.State())) {
+    Stopwatches()
+  } withDependencies: {
+    $0.continuousClock = clock
+  }
+  await store.send(.left(.presented(.startTapped)))
+  await store.send(.right(.presented(.startTapped)))
+  await store.send(.stopAllTapped)
+  await clock.run()
 }

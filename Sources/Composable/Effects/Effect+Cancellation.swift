@@ -20,10 +20,10 @@ extension Effect {
 }
 
 extension Effect {
-  /// This effect with the ids it marks cancellable, cancels and throttles made its own under
-  /// `namespace`: the effects of a presented or pushed feature, whose `.cancel(id:)` then
-  /// reaches neither its parent's effects nor a sibling's with the same id. Work an async
-  /// operation cancels with `Task.cancel(id:)` is not in the namespace.
+  /// This effect with the ids it marks cancellable, cancels and throttles put in `namespace`:
+  /// the effects of a presented or pushed feature, whose `.cancel(id:)` then reaches neither
+  /// its parent's effects nor a sibling's with the same id, while its parent's still reaches
+  /// its own. Work an async operation cancels with `Task.cancel(id:)` is not in the namespace.
   func cancellationIDs(in namespace: some Hashable & Sendable) -> Self {
     switch operation {
     case .none, .send, .run:
@@ -42,16 +42,4 @@ extension Effect {
       return Self(.throttle(window, effect.cancellationIDs(in: namespace)))
     }
   }
-}
-
-extension EffectID {
-  /// This id, told apart from the same id in other namespaces.
-  fileprivate func `in`(_ namespace: some Hashable & Sendable) -> EffectID {
-    EffectID(NamespacedID(namespace: EffectID(namespace), id: self))
-  }
-}
-
-private struct NamespacedID: Hashable, Sendable {
-  let namespace: EffectID
-  let id: EffectID
 }
