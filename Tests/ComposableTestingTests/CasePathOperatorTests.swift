@@ -165,3 +165,39 @@ func slashCasePathsDismissAlertsInOptionalState() async {
     $0.alert = nil
   }
 }
+
+/// A feature whose alert offers to show itself again.
+private struct Reminder: Reducer {
+  struct State: Equatable {
+    var alert: AlertState<AlertAction>?
+  }
+  enum AlertAction: Equatable {
+    case again
+    case ok
+  }
+  enum Action: Equatable {
+    case alert(AlertAction)
+  }
+
+  static let alert = AlertState<AlertAction> { TextState("Drink water") } actions: {
+    ButtonState(action: .again) { TextState("Remind me again") }
+    ButtonState(action: .ok) { TextState("OK") }
+  }
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      if action == .alert(.again) { state.alert = Self.alert }
+      return .none
+    }
+    .ifLet(\.alert, action: /Action.alert)
+  }
+}
+
+@Test
+func anAlertThatItsOwnActionPresentsAgainStays() async {
+  let store = TestStore(initialState: Reminder.State(alert: Reminder.alert)) { Reminder() }
+  await store.send(.alert(.again))
+  await store.send(.alert(.ok)) {
+    $0.alert = nil
+  }
+}

@@ -185,7 +185,7 @@ extension Reducer {
     action toWrappedAction: CaseKeyPath<Action, WrappedAction>,
     fileID: StaticString = #fileID,
     line: UInt = #line
-  ) -> Reduce<State, Action> {
+  ) -> _IfLetReducer<Self, EmptyReducer<WrappedState, WrappedAction>> {
     ifLet(toWrappedState, action: AnyCasePath(toWrappedAction), fileID: fileID, line: line)
   }
 }

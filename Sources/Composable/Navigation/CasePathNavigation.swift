@@ -46,12 +46,7 @@ extension Reducer {
     action toWrappedAction: AnyCasePath<Action, WrappedAction>,
     fileID: StaticString = #fileID,
     line: UInt = #line
-  ) -> Reduce<State, Action> {
-    let parent = Reduce(self)
-    return Reduce { state, action in
-      let effects = parent.reduce(into: &state, action: action)
-      if toWrappedAction.extract(from: action) != nil { state[keyPath: toWrappedState] = nil }
-      return effects
-    }
+  ) -> _IfLetReducer<Self, EmptyReducer<WrappedState, WrappedAction>> {
+    ifLet(toWrappedState, action: toWrappedAction, then: { EmptyReducer() }, fileID: fileID, line: line)
   }
 }
