@@ -91,3 +91,42 @@ private struct Stopwatches {
   await store.send(.stopAllTapped)
   await clock.run()
 }
+
+/// A stopwatch that a reducer after its `ifLet` closes.
+@Reducer
+private struct ClosableStopwatch {
+  struct State: Equatable {
+    @Presents var stopwatch: Stopwatch.State?
+  }
+
+  enum Action: Equatable {
+    case closeTapped
+    case refresh
+    case stopwatch(PresentationAction<Stopwatch.Action>)
+  }
+
+  var body: some ReducerOf<Self> {
+    EmptyReducer()
+      .ifLet(\.$stopwatch, action: \.stopwatch) { Stopwatch() }
+    Reduce { state, action in
+      if action == .closeTapped { state.stopwatch = nil }
+      return .none
+    }
+  }
+}
+
+@MainActor
+@Test func effectsOfAFeatureClosedOutsideItsIfLetEndAtTheNextAction() async {
+  let clock = TestClock()
+  let store = TestStore(initialState: ClosableStopwatch.State(stopwatch: Stopwatch.State())) {
+    ClosableStopwatch()
+  } withDependencies: {
+    $0.continuousClock = clock
+  }
+  await store.send(.stopwatch(.presented(.startTapped)))
+  await store.send(.closeTapped) {
+    $0.stopwatch = nil
+  }
+  await store.send(.refresh)
+  await clock.advance(by: .seconds(3))
+}

@@ -104,6 +104,10 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
   let line: UInt
 
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    // A presentation that another reducer ended (before this one ran, or after it on an
+    // earlier action) has its effects cancelled now.
+    let orphaned: Effect<Parent.Action> =
+      state[keyPath: toPresentationState].endedPresentationID.map { .cancel(id: effectsID($0)) } ?? .none
     let before = Presentation(state[keyPath: toPresentationState])
     var destinationEffects = Effect<Parent.Action>.none
     let presentationAction = toPresentationAction.extract(from: action)
@@ -142,7 +146,10 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
     }
     let ended: Effect<Parent.Action> =
       before.id != nil && before != after ? .cancel(id: effectsID(before.id)) : .none
-    return .merge(destinationEffects, parentEffects, ended)
+    if state[keyPath: toPresentationState].endedPresentationID != nil {
+      state[keyPath: toPresentationState].forgetEndedPresentation()
+    }
+    return .merge([orphaned, destinationEffects, parentEffects, ended])
   }
 
   private func effectsID(_ presentation: Int?) -> ChildEffectsID {

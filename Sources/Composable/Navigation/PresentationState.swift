@@ -25,13 +25,24 @@ public struct PresentationState<State> {
   private var storage: Storage
 
   public init(wrappedValue: State?) {
-    storage = Storage(value: wrappedValue, presentationID: 0)
+    storage = Storage(value: wrappedValue, presentationID: wrappedValue == nil ? 0 : PresentationIdentities.next())
   }
 
   private var value: State? { storage.value }
 
   /// Which presentation the value belongs to: it changes when one is presented.
   var presentationID: Int { storage.presentationID }
+
+  /// The presentation that ended (its state set to `nil`) and whose effects ``Reducer/ifLet(_:action:destination:fileID:line:)``
+  /// has not cancelled yet.
+  var endedPresentationID: Int? {
+    storage.value == nil && storage.presentationID != 0 ? storage.presentationID : nil
+  }
+
+  /// Marks the ended presentation's effects cancelled.
+  mutating func forgetEndedPresentation() {
+    uniqueStorage.presentationID = 0
+  }
 
   /// The box, copied first if another `PresentationState` shares it.
   private var uniqueStorage: Storage {
