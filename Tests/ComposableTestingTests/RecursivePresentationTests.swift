@@ -55,3 +55,19 @@ struct Folder {
   #expect(original.subfolder?.name == "Taxes")
   #expect(copy.subfolder?.name == "Receipts")
 }
+
+/// A state whose comparison is counted.
+private struct Counted: Equatable {
+  nonisolated(unsafe) static var comparisons = 0
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    comparisons += 1
+    return true
+  }
+}
+
+@Test func copiesOfAPresentationAreEqualWithoutComparingTheirStates() {
+  let presented = PresentationState(wrappedValue: Counted())
+  let copy = presented
+  #expect(presented == copy)
+  #expect(Counted.comparisons == 0)
+}

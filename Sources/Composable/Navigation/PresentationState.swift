@@ -93,8 +93,9 @@ enum PresentationIdentities {
 }
 
 extension PresentationState: Equatable where State: Equatable {
-  /// Equal when both present equal states (or nothing); identity is not compared.
-  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.value == rhs.value }
+  /// Equal when both present equal states (or nothing); identity is not compared. Copies
+  /// that share their box are equal without comparing the states.
+  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.storage === rhs.storage || lhs.value == rhs.value }
 }
 
 extension PresentationState: Sendable where State: Sendable {}
