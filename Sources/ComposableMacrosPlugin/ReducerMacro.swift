@@ -1,8 +1,9 @@
 import SwiftSyntax
 import SwiftSyntaxMacros
 
-/// `@Reducer` on a struct: conforms it to `Reducer`, marks its nested `enum Action`
-/// `@CasePathable` (for `\.child` case key paths and the JSON coding of actions), and builds
+/// `@Reducer` on a struct: conforms it to `Reducer`, marks its nested `enum Action` and
+/// `enum State` `@CasePathable` (for `\.child` case key paths and the JSON coding of actions;
+/// a `State` also `@dynamicMemberLookup`), and builds
 /// `body` with `ReducerBuilder`, which a conformance added by a macro does not infer.
 ///
 /// On an enum of features (`case addContact(AddContactFeature)`): conforms it to
@@ -43,10 +44,8 @@ public struct ReducerMacro: ExtensionMacro, MemberAttributeMacro, MemberMacro {
     {
       attributes.append("@_StoreSendable")
     }
-    if let action = member.as(EnumDeclSyntax.self), action.name.text == "Action",
-      !action.attributes.contains(named: "CasePathable")
-    {
-      return attributes + ["@CasePathable"]
+    if let nested = member.as(EnumDeclSyntax.self) {
+      return attributes + enumAttributes(for: nested)
     }
     if !attributes.isEmpty { return attributes }
     if let body = member.as(VariableDeclSyntax.self),
@@ -120,6 +119,22 @@ public struct ReducerMacro: ExtensionMacro, MemberAttributeMacro, MemberMacro {
       """,
     ])
   }
+}
+
+/// What a struct's nested `enum State` or `enum Action` lacks of `@CasePathable` (both) and
+/// `@dynamicMemberLookup` (`State`, so `state.child1` reads a case's state).
+private func enumAttributes(for nested: EnumDeclSyntax) -> [AttributeSyntax] {
+  let wanted: [String] =
+    switch nested.name.text {
+    case "State": ["CasePathable", "dynamicMemberLookup"]
+    case "Action": ["CasePathable"]
+    default: []
+    }
+  let inherited = nested.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
+  return
+    wanted
+    .filter { !nested.attributes.contains(named: $0) && !inherited.contains($0) && !inherited.contains("CasePaths.\($0)") }
+    .map { AttributeSyntax(attributeName: IdentifierTypeSyntax(name: .identifier($0))) }
 }
 
 /// Whether the enum writes its own `static var body`, to run more than its cases' features.

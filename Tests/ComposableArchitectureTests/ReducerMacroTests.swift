@@ -36,4 +36,30 @@ import Testing
     #expect(store.isComplete)
   }
 
+  @Test func anEnumStateGetsCasePathsAndCaseMembers() {
+    let store = Store(initialState: Screen.State.counter(Counter.State())) { Screen() }
+    store.send(.counter(.incrementButtonTapped))
+    #expect(store.withState { $0.counter?.count } == 1)
+    #expect(store.withState { $0.settings } == nil)
+  }
+}
+
+/// A feature whose state is an enum: `@Reducer` makes it `@CasePathable` and
+/// `@dynamicMemberLookup`, so `Scope` reaches its cases by key path.
+@Reducer
+private struct Screen {
+  enum State: Equatable {
+    case counter(Counter.State)
+    case settings(String)
+  }
+
+  enum Action {
+    case counter(Counter.Action)
+  }
+
+  var body: some ReducerOf<Self> {
+    Scope(state: \.counter, action: \.counter) {
+      Counter()
+    }
+  }
 }

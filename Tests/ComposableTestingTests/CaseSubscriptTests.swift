@@ -14,8 +14,6 @@ func presentationStateCaseSubscript() {
   #expect(destination.wrappedValue == .counter(Counter.State(count: 1)))
   #expect(destination[case: /Destination.fact] == nil)
 
-  destination[case: /Destination.fact] = nil
-  #expect(destination.wrappedValue != nil)
   destination[case: /Destination.counter] = nil
   #expect(destination.wrappedValue == nil)
 }
@@ -32,4 +30,18 @@ func stackStateIDAndCaseSubscript() {
 
   path[id: 1, case: /Destination.fact] = nil
   #expect(path.ids == [0])
+}
+
+@Test
+func changingAnUnrelatedCaseIsAnIssue() {
+  var destination = PresentationState<Destination>(wrappedValue: .counter(Counter.State()))
+  var path = StackState<Destination>([.counter(Counter.State())])
+  withKnownIssue {
+    destination[case: /Destination.fact] = nil
+  } matching: { $0.description.hasSuffix(#"Can't modify unrelated case "counter""#) }
+  withKnownIssue {
+    path[id: 0, case: /Destination.fact]?.append("!")
+  } matching: { $0.description.hasSuffix(#"Can't modify unrelated case "counter""#) }
+  #expect(destination.wrappedValue == .counter(Counter.State()))
+  #expect(Array(path) == [.counter(Counter.State())])
 }

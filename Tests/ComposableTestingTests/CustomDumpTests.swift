@@ -106,3 +106,12 @@ func dumpsAStackByElementID() {
       """)
   #expect(customDump(StackState<Counter.State>()) == "[:]")
 }
+
+@Test
+func stackElementIDsAreMadeInOrder() {
+  @Dependency(\.stackElementID) var stackElementID
+  #expect(stackElementID.peek().generation == 0)
+  #expect(stackElementID.next().customDumpDescription == "#0")
+  #expect(stackElementID.next() == 1)
+  #expect(customDump(StackAction<Int, Int>.popFrom(id: 1)) == "StackAction<Int, Int>.popFrom(id: #1)")
+}

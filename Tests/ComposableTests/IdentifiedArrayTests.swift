@@ -18,6 +18,15 @@ private struct Item: Identifiable, Equatable, Codable {
     #expect(items[1].name == "A")
   }
 
+  @Test func removingTheEndsKeepsTheRestIdentified() {
+    var items: IdentifiedArrayOf<Item> = [Item(id: 3, name: "c"), Item(id: 1, name: "a"), Item(id: 2, name: "b")]
+    #expect(items.removeLast() == Item(id: 2, name: "b"))
+    #expect(items.removeFirst() == Item(id: 3, name: "c"))
+    #expect(items.ids == [1])
+    #expect(items.index(id: 1) == 0)
+    #expect(items[id: 3] == nil)
+  }
+
   @Test func filteringKeepsTheElementsIdentified() {
     let items: IdentifiedArrayOf<Item> = [Item(id: 3, name: "c"), Item(id: 1, name: "a"), Item(id: 2, name: "b")]
     let filtered: IdentifiedArrayOf<Item> = items.filter { $0.id != 1 }

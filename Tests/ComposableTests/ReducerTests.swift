@@ -149,6 +149,25 @@ private struct Sheet: Reducer {
     #expect(store.withState { $0 } == [1, -100, 2, -100], "the count went from even to odd again")
   }
 
+  @Test func onChangeWithRemoveDuplicatesComparesAsItSays() {
+    let store = Store(initialState: [Int]()) {
+      Reduce<[Int], Int> { state, value in
+        state.append(value)
+        return .none
+      }
+      .onChange(of: { ($0.count, $0.last ?? 0) }, removeDuplicates: { $0.1 == $1.1 }) { _, new in
+        Reduce { state, _ in
+          state.append(new.1 * 10)
+          return .none
+        }
+      }
+    }
+    store.send(1)
+    #expect(store.withState { $0 } == [1, 10])
+    store.send(10)
+    #expect(store.withState { $0 } == [1, 10, 10], "the last element is the same, whatever the count")
+  }
+
   @Test func bindingReducerSetsTheField() {
     struct Form: Reducer {
       struct State: Equatable { var name = ""; var age = 0 }

@@ -87,4 +87,11 @@ import Testing
     let erased: Any = Generic(payload: [inner])
     #expect(SharedScan.boxes(in: erased).map(ObjectIdentifier.init) == [ObjectIdentifier(inner.sharedBox)])
   }
+
+  @Test func aPresentedStateIsSearched() {
+    let inner = Shared(3)
+    let presented = PresentationState(wrappedValue: Holder(shared: inner))
+    #expect(SharedScan.boxes(in: presented).map(ObjectIdentifier.init) == [ObjectIdentifier(inner.sharedBox)])
+    #expect(SharedScan.boxes(in: PresentationState<Holder>(wrappedValue: nil)).isEmpty)
+  }
 }

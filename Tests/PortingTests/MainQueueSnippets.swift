@@ -70,8 +70,9 @@ struct MainQueueSnippetTests {
     } withDependencies: {
       $0.mainQueue = mainQueue.eraseToAnyScheduler()
     }
+    let seconds = 1
     await store.send(.startTimerButtonTapped)
-    await mainQueue.advance(by: 1)
+    await mainQueue.advance(by: .seconds(seconds))
     await store.receive(\.timerTicked) { $0.ticks = 1 }
     await mainQueue.advance(by: 1)
     await store.receive(\.timerTicked) { $0.ticks = 2 }

@@ -8,8 +8,8 @@ Each file of the checkout's Tests/ComposableArchitectureTests becomes a test tar
 own, with only mechanical edits: Apple-only imports dropped, `@_spi`/`@testable` dropped
 from imports (and `XCTExpectFailure` imported from XCTestDynamicOverlay where a file has it
 from XCTest alone), test functions that use Combine, Combine schedulers, `ViewStore`, SwiftUI or
-`os.signpost` removed (listed in removed.txt), synchronous `@MainActor` test methods made
-`async` (Linux XCTest does not discover them), and `BaseTCATestCase` replaced by
+`os.signpost` removed (listed in removed.txt), with a test class's `Set<AnyCancellable>`
+property, synchronous `@MainActor` test methods made `async` (Linux XCTest does not discover them), and `BaseTCATestCase` replaced by
 `XCTestCase`. The shared helper file (`Internal/TestHelpers.swift`) goes into the targets that use it.
 Nothing of TCA is kept in this script: it reads the checkout given to it.
 """
@@ -35,6 +35,8 @@ NON_PORTABLE = [
     r"\bUIHostingController\b", r"\bsome View\b", r"\bsignpost\b", r"\bOSLog\b",
 ]
 NON_PORTABLE_RE = re.compile("|".join(NON_PORTABLE))
+# A test class's stored property of Combine subscriptions, which only removed tests use.
+COMBINE_PROPERTY = re.compile(r"^\s*var \w+: Set<AnyCancellable> = \[\]\s*$")
 TEST_DECL = re.compile(r"^(\s*)((?:@[\w()., :\"]+\s+)*)(?:public\s+)?func (test\w*)\s*\(\s*\)\s*((?:async\s*)?(?:throws\s*)?)\{", re.M)
 
 
@@ -80,6 +82,8 @@ def edit(text, main_actor_file):
             if m.group(1) in APPLE_ONLY_IMPORTS:
                 continue
             line = "import " + m.group(1)
+        if COMBINE_PROPERTY.match(line):
+            continue
         lines.append(line)
     text = "\n".join(lines).replace("BaseTCATestCase", "XCTestCase")
 

@@ -47,6 +47,7 @@ public struct SchedulerStride: Hashable, Sendable, ExpressibleByIntegerLiteral, 
   public init(floatLiteral seconds: Double) { self.duration = .seconds(seconds) }
 
   public static func seconds(_ seconds: Double) -> Self { Self(.seconds(seconds)) }
+  public static func seconds(_ seconds: Int) -> Self { Self(.seconds(seconds)) }
   public static func milliseconds(_ milliseconds: Int) -> Self { Self(.milliseconds(milliseconds)) }
   public static func microseconds(_ microseconds: Int) -> Self { Self(.microseconds(microseconds)) }
   public static func nanoseconds(_ nanoseconds: Int) -> Self { Self(.nanoseconds(nanoseconds)) }

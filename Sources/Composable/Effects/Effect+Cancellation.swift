@@ -18,3 +18,28 @@ extension Effect {
     Self(.cancel(id: EffectID(id)))
   }
 }
+
+extension Effect {
+  /// This effect with the ids it marks cancellable, cancels and throttles put in `namespace`:
+  /// the effects of a presented or pushed feature, whose `.cancel(id:)` then reaches neither
+  /// its parent's effects nor a sibling's with the same id, while its parent's still reaches
+  /// its own. Work an async operation cancels with `Task.cancel(id:)` is not in the namespace.
+  func cancellationIDs(in namespace: some Hashable & Sendable) -> Self {
+    switch operation {
+    case .none, .send, .run:
+      return self
+    case let .merge(effects):
+      return Self(.merge(effects.map { $0.cancellationIDs(in: namespace) }))
+    case let .concatenate(effects):
+      return Self(.concatenate(effects.map { $0.cancellationIDs(in: namespace) }))
+    case let .cancellable(id, cancelInFlight, effect):
+      return Self(
+        .cancellable(id: id.in(namespace), cancelInFlight: cancelInFlight, effect.cancellationIDs(in: namespace)))
+    case let .cancel(id):
+      return Self(.cancel(id: id.in(namespace)))
+    case .throttle(var window, let effect):
+      (window.id, window.pendingID) = (window.id.in(namespace), window.pendingID.in(namespace))
+      return Self(.throttle(window, effect.cancellationIDs(in: namespace)))
+    }
+  }
+}

@@ -54,8 +54,8 @@ extension Effect {
 /// A throttle's clock and rules, with the clock's type erased so a store can keep the time
 /// of each id's last run.
 struct ThrottleWindow: Sendable {
-  let id: EffectID
-  let pendingID: EffectID
+  var id: EffectID
+  var pendingID: EffectID
   let latest: Bool
   /// The clock's current instant.
   let now: @Sendable () -> any Sendable

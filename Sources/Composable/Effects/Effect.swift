@@ -34,11 +34,33 @@ extension Effect.Operation: Sendable where Action: Sendable {}
 /// The effect of a reducer's actions: `EffectOf<Feature>`.
 public typealias EffectOf<R: Reducer> = Effect<R.Action>
 
-/// A hashable, sendable cancellation id, compared by value.
+/// A hashable, sendable cancellation id, compared by value, with the presentations whose
+/// effects it belongs to (``Effect/cancellationIDs(in:)``).
 struct EffectID: Hashable, @unchecked Sendable {
   let base: AnyHashable
+  /// The presentations, outermost first, of the feature that used the id; empty for the
+  /// root feature's ids.
+  private(set) var namespaces: [AnyHashable] = []
 
   init(_ id: some Hashable & Sendable) { self.base = AnyHashable(id) }
+
+  /// This id in `namespace`, around the namespaces it is already in.
+  func `in`(_ namespace: some Hashable & Sendable) -> EffectID {
+    var id = self
+    id.namespaces.insert(AnyHashable(namespace), at: 0)
+    return id
+  }
+
+  /// The ids that reach work marked with this one: the same id from its own feature and
+  /// from each feature presenting it, up to the root. So a parent's `.cancel(id:)` reaches
+  /// its presented features' work, and not the other way round.
+  var withEnclosingNamespaces: [EffectID] {
+    (0...namespaces.count).map { depth in
+      var id = self
+      id.namespaces.removeLast(namespaces.count - depth)
+      return id
+    }
+  }
 }
 
 extension Effect {

@@ -100,6 +100,14 @@ public struct IdentifiedArray<ID: Hashable, Element> {
     return element
   }
 
+  /// Removes and returns the first element, which must exist.
+  @discardableResult
+  public mutating func removeFirst() -> Element { remove(at: 0) }
+
+  /// Removes and returns the last element, which must exist.
+  @discardableResult
+  public mutating func removeLast() -> Element { remove(at: elements.count - 1) }
+
   /// Removes the elements at `offsets`.
   public mutating func remove(atOffsets offsets: some Sequence<Int>) {
     for index in Set(offsets).sorted(by: >) { remove(at: index) }

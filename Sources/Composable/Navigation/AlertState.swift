@@ -185,13 +185,7 @@ extension Reducer {
     action toWrappedAction: CaseKeyPath<Action, WrappedAction>,
     fileID: StaticString = #fileID,
     line: UInt = #line
-  ) -> Reduce<State, Action> {
-    let parent = Reduce(self)
-    let toWrappedAction = AnyCasePath(toWrappedAction)
-    return Reduce { state, action in
-      let effects = parent.reduce(into: &state, action: action)
-      if toWrappedAction.extract(from: action) != nil { state[keyPath: toWrappedState] = nil }
-      return effects
-    }
+  ) -> _IfLetReducer<Self, EmptyReducer<WrappedState, WrappedAction>> {
+    ifLet(toWrappedState, action: AnyCasePath(toWrappedAction), fileID: fileID, line: line)
   }
 }

@@ -5,8 +5,8 @@
 public enum PresentationAction<Action> {
   /// Dismisses the presented feature: its state becomes `nil` and its effects are cancelled.
   case dismiss
-  /// An action of the presented feature.
-  case presented(Action)
+  /// An action of the presented feature (boxed, so a feature can present itself).
+  indirect case presented(Action)
 }
 
 /// The presentation action of a reducer's actions: `PresentationActionOf<Destination>`.
@@ -64,7 +64,8 @@ extension Reducer {
   /// state to `nil` after this reducer saw it, and so does any action of a presented
   /// `AlertState` or `ConfirmationDialogState`. The presented feature's effects are
   /// cancelled whenever its presentation ends: dismissed, set to `nil`, or replaced by
-  /// another case of an enum of destinations.
+  /// another case of an enum of destinations. Its cancellation ids are its own: its
+  /// `.cancel(id:)` cancels none of its parent's or siblings' effects.
   public func ifLet<DestinationState, DestinationAction, Destination: Reducer>(
     _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>> & Sendable,
     action toPresentationAction: CaseKeyPath<Action, PresentationAction<DestinationAction>>,
@@ -103,6 +104,10 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
   let line: UInt
 
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    // A presentation that another reducer ended (before this one ran, or after it on an
+    // earlier action) has its effects cancelled now.
+    let orphaned: Effect<Parent.Action> =
+      state[keyPath: toPresentationState].endedPresentationID.map { .cancel(id: effectsID($0)) } ?? .none
     let before = Presentation(state[keyPath: toPresentationState])
     var destinationEffects = Effect<Parent.Action>.none
     let presentationAction = toPresentationAction.extract(from: action)
@@ -112,6 +117,7 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
         destinationEffects = destination.reduce(
           into: &state[keyPath: toPresentationState].wrappedValue!, action: destinationAction
         )
+        .cancellationIDs(in: effectsID(before.id))
         .presented(as: { embed(.presented($0)) }, dismissal: embed(.dismiss))
         .cancellable(id: effectsID(before.id))
       } else {
@@ -140,7 +146,10 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
     }
     let ended: Effect<Parent.Action> =
       before.id != nil && before != after ? .cancel(id: effectsID(before.id)) : .none
-    return .merge(destinationEffects, parentEffects, ended)
+    if state[keyPath: toPresentationState].endedPresentationID != nil {
+      state[keyPath: toPresentationState].forgetEndedPresentation()
+    }
+    return .merge([orphaned, destinationEffects, parentEffects, ended])
   }
 
   private func effectsID(_ presentation: Int?) -> ChildEffectsID {
@@ -159,8 +168,7 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
         return
       }
       id = state.presentationID
-      let mirror = Mirror(reflecting: value)
-      caseName = mirror.displayStyle == .enum ? mirror.children.first?.label : nil
+      caseName = enumCaseName(of: value)
     }
   }
 }

@@ -9,12 +9,49 @@ import Synchronization
 /// the presented state, or `null`.
 @propertyWrapper
 public struct PresentationState<State> {
-  private var value: State?
-  /// Which presentation the value belongs to: it changes when one is presented.
-  private(set) var presentationID = 0
+  /// The value and its identity live in a box, copied on write, so a feature can present
+  /// itself: `@Presents var child: Self.State?` in its own `State`.
+  private final class Storage: @unchecked Sendable {
+    var value: State?
+    /// Which presentation the value belongs to: it changes when one is presented.
+    var presentationID: Int
+
+    init(value: State?, presentationID: Int) {
+      self.value = value
+      self.presentationID = presentationID
+    }
+  }
+
+  private var storage: Storage
 
   public init(wrappedValue: State?) {
-    self.value = wrappedValue
+    storage = Storage(value: wrappedValue, presentationID: wrappedValue == nil ? 0 : PresentationIdentities.next())
+  }
+
+  private var value: State? { storage.value }
+
+  /// Which presentation the value belongs to: it changes when one is presented.
+  var presentationID: Int { storage.presentationID }
+
+  /// The presentation that ended (its state set to `nil`) and whose effects ``Reducer/ifLet(_:action:destination:fileID:line:)``
+  /// has not cancelled yet.
+  var endedPresentationID: Int? {
+    storage.value == nil && storage.presentationID != 0 ? storage.presentationID : nil
+  }
+
+  /// Marks the ended presentation's effects cancelled.
+  mutating func forgetEndedPresentation() {
+    uniqueStorage.presentationID = 0
+  }
+
+  /// The box, copied first if another `PresentationState` shares it.
+  private var uniqueStorage: Storage {
+    mutating get {
+      if !isKnownUniquelyReferenced(&storage) {
+        storage = Storage(value: storage.value, presentationID: storage.presentationID)
+      }
+      return storage
+    }
   }
 
   /// The presented state, or `nil`.
@@ -25,15 +62,17 @@ public struct PresentationState<State> {
   public var wrappedValue: State? {
     get { value }
     set {
-      if let newValue, value == nil || isEphemeral(newValue) {
-        presentationID = PresentationIdentities.next()
+      let storage = uniqueStorage
+      if let newValue, storage.value == nil || isEphemeral(newValue) {
+        storage.presentationID = PresentationIdentities.next()
       }
-      value = newValue
+      storage.value = newValue
     }
     _modify {
-      let wasPresented = value != nil
-      yield &value
-      if !wasPresented, value != nil { presentationID = PresentationIdentities.next() }
+      let storage = uniqueStorage
+      let wasPresented = storage.value != nil
+      yield &storage.value
+      if !wasPresented, storage.value != nil { storage.presentationID = PresentationIdentities.next() }
     }
   }
 
@@ -54,8 +93,9 @@ enum PresentationIdentities {
 }
 
 extension PresentationState: Equatable where State: Equatable {
-  /// Equal when both present equal states (or nothing); identity is not compared.
-  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.value == rhs.value }
+  /// Equal when both present equal states (or nothing); identity is not compared. Copies
+  /// that share their box are equal without comparing the states.
+  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.storage === rhs.storage || lhs.value == rhs.value }
 }
 
 extension PresentationState: Sendable where State: Sendable {}
@@ -76,11 +116,19 @@ extension PresentationState: Decodable where State: Decodable {
 /// A ``PresentationState`` of any state, for dumps to show it by its property's name.
 protocol PresentationStateProtocol {}
 
-extension PresentationState: PresentationStateProtocol, CustomDumpReflectable {
-  /// The presented state (or `nil`), without its identity.
-  public var customDumpMirror: Mirror {
+extension PresentationState: PresentationStateProtocol, CustomReflectable, CustomDumpReflectable {
+  /// The presented state (or `nil`), without its identity: what dumps show, and where a
+  /// store looks for the shared values of the presented feature.
+  public var customMirror: Mirror {
     Mirror(self, unlabeledChildren: value.map { [$0] } ?? [], displayStyle: .optional)
   }
+
+  /// The same as ``customMirror``.
+  public var customDumpMirror: Mirror { customMirror }
+}
+
+extension PresentationState: SharedElementTypes {
+  static var sharedElementTypes: [Any.Type] { [State.self] }
 }
 
 extension PresentationState: CustomStringConvertible {

@@ -89,7 +89,8 @@ extension Reducer {
   ///
   /// `.popFrom(id:)` (from the page, or `await dismiss()` in a pushed feature's effects) and
   /// `.push(id:state:)` change the stack after this reducer saw them. The effects of a
-  /// pushed feature are cancelled when it leaves the stack, however it leaves.
+  /// pushed feature are cancelled when it leaves the stack, however it leaves. The
+  /// cancellation ids of each pushed feature are its own.
   public func forEach<DestinationState, DestinationAction, Destination: Reducer>(
     _ toStackState: WritableKeyPath<State, StackState<DestinationState>> & Sendable,
     action toStackAction: CaseKeyPath<Action, StackAction<DestinationState, DestinationAction>>,
@@ -98,9 +99,7 @@ extension Reducer {
     line: UInt = #line
   ) -> _StackReducer<Self, Destination>
   where DestinationState == Destination.State, DestinationAction == Destination.Action, Action: Sendable {
-    _StackReducer(
-      parent: Reduce(self), destination: Reduce(child: destination()), toStackState: toStackState,
-      toStackAction: AnyCasePath(toStackAction), fileID: fileID, line: line)
+    forEach(toStackState, action: AnyCasePath(toStackAction), destination: destination, fileID: fileID, line: line)
   }
 }
 
@@ -121,6 +120,7 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer wher
       if state[keyPath: toStackState][id: id] != nil {
         let embed = toStackAction.embed
         destinationEffects = destination.reduce(into: &state[keyPath: toStackState][id: id]!, action: destinationAction)
+          .cancellationIDs(in: effectsID(id))
           .presented(as: { embed(.element(id: id, action: $0)) }, dismissal: embed(.popFrom(id: id)))
           .cancellable(id: effectsID(id))
       } else {

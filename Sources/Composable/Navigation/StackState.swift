@@ -1,8 +1,11 @@
 /// The identity of a feature pushed on a ``StackState``: `0`, `1`, ... in the order pushed.
 public struct StackElementID: Hashable, Comparable, Codable, Sendable, ExpressibleByIntegerLiteral,
-  CustomStringConvertible
+  CustomStringConvertible, CustomDumpStringConvertible
 {
   public let rawValue: Int
+
+  /// TCA's name for ``rawValue``: the how-manieth push made the id.
+  public var generation: Int { rawValue }
 
   public init(integerLiteral value: Int) { self.rawValue = value }
 
@@ -18,6 +21,8 @@ public struct StackElementID: Hashable, Comparable, Codable, Sendable, Expressib
   public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
   public var description: String { "#\(rawValue)" }
+
+  public var customDumpDescription: String { description }
 }
 
 /// A stack of pushed features, a drill-down: `var path = StackState<Path.State>()`.

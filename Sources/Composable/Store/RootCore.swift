@@ -234,7 +234,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
         })
     case let .cancellable(id, cancelInFlight, effect):
       if cancelInFlight { cancelling += effects.taskIDs(for: id) }
-      start(effect, cancelIDs: cancelIDs + [id])
+      start(effect, cancelIDs: cancelIDs + id.withEnclosingNamespaces)
     case let .cancel(id):
       cancelling += effects.taskIDs(for: id)
       TaskCancellations.shared.cancel(id)
@@ -307,7 +307,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
       let task = lock.withLock { _ -> Task<Void, Never>? in
         guard !isTornDown else { return nil }
         if cancelInFlight { effects.cancel(id) }
-        let ids = cancelIDs + [id]
+        let ids = cancelIDs + id.withEnclosingNamespaces
         return spawn(priority: nil, cancelIDs: ids) { [self] send in
           await runInTask(effect, cancelIDs: ids, send: send)
         }

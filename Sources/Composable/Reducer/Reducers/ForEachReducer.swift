@@ -33,6 +33,31 @@ extension Reducer {
   }
 }
 
+extension Reducer {
+  /// ``forEach(_:action:element:fileID:line:)`` with a case path to a case holding an
+  /// element's id and action: `.forEach(\.todos, action: /Action.todo) { Todo() }` for
+  /// `case todo(id: Todo.State.ID, action: Todo.Action)`.
+  public func forEach<ElementState, ElementAction, ElementID: Hashable & Sendable, Element: Reducer>(
+    _ toElements: WritableKeyPath<State, IdentifiedArray<ElementID, ElementState>> & Sendable,
+    action toElementAction: AnyCasePath<Action, (ElementID, ElementAction)>,
+    @ReducerBuilder<ElementState, ElementAction> element: () -> Element,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> _ForEachReducer<Self, ElementID, Element>
+  where ElementState == Element.State, ElementAction == Element.Action {
+    let toIdentifiedAction = AnyCasePath<Action, IdentifiedAction<ElementID, ElementAction>>(
+      embed: { identified in
+        switch identified {
+        case let .element(id, action): toElementAction.embed((id, action))
+        }
+      },
+      extract: { action in
+        toElementAction.extract(from: action).map { IdentifiedAction.element(id: $0.0, action: $0.1) }
+      })
+    return forEach(toElements, action: toIdentifiedAction, element: element, fileID: fileID, line: line)
+  }
+}
+
 /// The reducer built by ``Reducer/forEach(_:action:element:fileID:line:)``.
 public struct _ForEachReducer<Parent: Reducer, ElementID: Hashable & Sendable, Element: Reducer>: Reducer {
   let parent: Reduce<Parent.State, Parent.Action>

@@ -30,7 +30,8 @@ extension Reducer {
   }
 }
 
-/// The reducer built by ``Reducer/ifLet(_:action:then:fileID:line:)``.
+/// The reducer built by ``Reducer/ifLet(_:action:then:fileID:line:)``. An alert or a dialog
+/// (``_EphemeralState``) is set to `nil` by any of its actions.
 public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   let parent: Reduce<Parent.State, Parent.Action>
   let child: Reduce<Child.State, Child.Action>
@@ -60,6 +61,11 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       }
     }
     let wasPresent = state[keyPath: toChildState] != nil
+    // An alert or a dialog is answered by any of its actions: gone before the parent sees
+    // the action, which may present another.
+    if wasPresent, toChildAction.extract(from: action) != nil, isEphemeral(state[keyPath: toChildState]!) {
+      state[keyPath: toChildState] = nil
+    }
     let parentEffects = parent.reduce(into: &state, action: action)
     let dismissal: Effect<Parent.Action> =
       wasPresent && state[keyPath: toChildState] == nil ? .cancel(id: childEffectsID) : .none
