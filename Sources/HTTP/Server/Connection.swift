@@ -200,12 +200,13 @@ final class Connection: @unchecked Sendable {
     var batch = actions
     while true {
       run(batch)
+      // Writing may finish a file body, and with it the request: its actions come here too.
+      if deferredActions.isEmpty && !isClosed { flush() }
       guard !deferredActions.isEmpty, !isClosed else { break }
       batch = deferredActions
       deferredActions.removeAll(keepingCapacity: true)
     }
     deferredActions.removeAll()
-    if !isClosed { flush() }
   }
 
   private func run(_ actions: [ConnectionStateMachine.Action]) {
