@@ -43,28 +43,45 @@ enum HistoryStepJSON {
   /// The step of a send's actions (`kind` `actions`), or of a change made elsewhere when
   /// there are none (`shared`).
   static func step(version: Int, time: Date, actions: [RecordedAction], patch: [UInt8]?) -> [UInt8] {
-    var json = head(version: version, time: time, kind: actions.isEmpty ? "shared" : "actions")
-    json += Array(#","actions":["#.utf8)
+    var json: [UInt8] = []
+    json.reserveCapacity(82 + (patch?.count ?? 4) + actions.reduce(0) { $0 + 51 + $1.json.count })
+    appendHead(version: version, time: time, kind: actions.isEmpty ? "shared" : "actions", to: &json)
+    json.append(contentsOf: #","actions":["#.utf8)
     for (index, action) in actions.enumerated() {
       if index > 0 { json.append(UInt8(ascii: ",")) }
-      json += Array(#"{"source":"\#(action.source.rawValue)","time":\#(milliseconds(action.time)),"action":"#.utf8)
-      json += action.json
+      json.append(contentsOf: #"{"source":""#.utf8)
+      json.append(contentsOf: action.source.rawValue.utf8)
+      json.append(contentsOf: #"","time":"#.utf8)
+      json.append(contentsOf: String(milliseconds(action.time)).utf8)
+      json.append(contentsOf: #","action":"#.utf8)
+      json.append(contentsOf: action.json)
       if !action.uuids.isEmpty { json += Array(#","uuids":"#.utf8) + ((try? JSONEncoding.encode(action.uuids)) ?? []) }
       if !action.dates.isEmpty { json += Array(#","dates":"#.utf8) + ((try? JSONEncoding.encode(action.dates)) ?? []) }
       json.append(UInt8(ascii: "}"))
     }
-    json += Array(#"],"patch":"#.utf8) + (patch ?? Array("null".utf8)) + [UInt8(ascii: "}")]
-    // Kept for as long as the step is: without the spare capacity appending left.
+    json.append(contentsOf: #"],"patch":"#.utf8)
+    if let patch { json.append(contentsOf: patch) } else { json.append(contentsOf: "null".utf8) }
+    json.append(UInt8(ascii: "}"))
+    // Kept for as long as the step is: without the spare capacity reserving left.
     return json.trimmed()
   }
 
   /// A step without actions that keeps the whole state: where the history starts again.
   static func event(_ kind: String, version: Int, time: Date) -> [UInt8] {
-    head(version: version, time: time, kind: kind) + Array(#","actions":[],"patch":null}"#.utf8)
+    var json: [UInt8] = []
+    appendHead(version: version, time: time, kind: kind, to: &json)
+    json.append(contentsOf: #","actions":[],"patch":null}"#.utf8)
+    return json
   }
 
-  private static func head(version: Int, time: Date, kind: String) -> [UInt8] {
-    Array(#"{"version":\#(version),"time":\#(milliseconds(time)),"kind":"\#(kind)""#.utf8)
+  private static func appendHead(version: Int, time: Date, kind: String, to json: inout [UInt8]) {
+    json.append(contentsOf: #"{"version":"#.utf8)
+    json.append(contentsOf: String(version).utf8)
+    json.append(contentsOf: #","time":"#.utf8)
+    json.append(contentsOf: String(milliseconds(time)).utf8)
+    json.append(contentsOf: #","kind":""#.utf8)
+    json.append(contentsOf: kind.utf8)
+    json.append(UInt8(ascii: "\""))
   }
 
   static func milliseconds(_ date: Date) -> Int64 {
