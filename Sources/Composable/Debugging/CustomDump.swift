@@ -29,12 +29,6 @@ public protocol CustomDumpReflectable {
   var customDumpMirror: Mirror { get }
 }
 
-/// A type that ``customDump(_:)`` shows as one line of its choosing.
-public protocol CustomDumpStringConvertible {
-  /// The line ``customDump(_:)`` shows for the value.
-  var customDumpDescription: String { get }
-}
-
 extension IdentifiedArray: CustomDumpReflectable {
   /// The elements, shown as an array.
   public var customDumpMirror: Mirror {

@@ -105,7 +105,6 @@ private struct DumpReader {
     case let date as Date: "Date(\(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))))"
     case let url as URL: "URL(\(url.absoluteString))"
     case let duration as Duration: "\(duration)"
-    case let value as any CustomDumpStringConvertible: value.customDumpDescription
     default: nil
     }
   }

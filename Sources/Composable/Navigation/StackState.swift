@@ -1,6 +1,6 @@
 /// The identity of a feature pushed on a ``StackState``: `0`, `1`, ... in the order pushed.
 public struct StackElementID: Hashable, Comparable, Codable, Sendable, ExpressibleByIntegerLiteral,
-  CustomStringConvertible, CustomDumpStringConvertible
+  CustomStringConvertible
 {
   public let rawValue: Int
 
@@ -21,8 +21,6 @@ public struct StackElementID: Hashable, Comparable, Codable, Sendable, Expressib
   public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
   public var description: String { "#\(rawValue)" }
-
-  public var customDumpDescription: String { description }
 }
 
 /// A stack of pushed features, a drill-down: `var path = StackState<Path.State>()`.
