@@ -16,7 +16,7 @@
 /// `jsonSchema(in:)` (see ``JSONSchemaDescribable``) from the cases and their payload types,
 /// unless it writes both its own `encode(to:)` and `init(from:)`; with `init(from:)`,
 /// `readJSON(from:)` (see ``JSONReadableAction``), which reads the same JSON straight from
-/// a request's bytes; with `encode(to:)`, `writeJSON(to:)` (see ``JSONWritable``), which
+/// a request's bytes; with `encode(to:)`, `writeJSON(to:)` (see `JSONWritable`), which
 /// writes the same JSON without building a tree; and, for a `case binding(BindingAction<State>)`,
 /// a fast `binding` accessor for ``BindableAction``. Payloads that are not `Codable` still
 /// compile: they encode as their description and fail to decode. A nested `enum View` (a

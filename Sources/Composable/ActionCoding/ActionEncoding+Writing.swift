@@ -1,7 +1,7 @@
 import StoreHostJSON
 
 /// The same JSON as ``ActionEncoding``'s `encode` functions, written in one pass to a
-/// ``StoreHostJSON/JSONWriter``: the `writeJSON(to:)` that `@CasePathable` generates next to
+/// `JSONWriter`: the `writeJSON(to:)` that `@CasePathable` generates next to
 /// `encode(to:)` calls these, so an action is encoded without building a tree.
 extension ActionEncoding {
   /// A case without payload: `"tag"`.
@@ -18,7 +18,7 @@ extension ActionEncoding {
   }
 
   /// A case with labeled payloads, `labeled` in the order of their labels' UTF-8 bytes (as
-  /// ``StoreHostJSON/JSONEncoding`` sorts members): `{"tag": {"label": value, ...}}`.
+  /// `JSONEncoding` sorts members): `{"tag": {"label": value, ...}}`.
   public static func write(
     case tag: String, labeled payload: KeyValuePairs<String, Any>, to writer: inout JSONWriter
   ) throws {

@@ -34,7 +34,7 @@ extension Reducer {
       fileID: fileID, line: line)
   }
 
-  /// ``forEach(_:action:destination:fileID:line:)`` for an enum of pushed features (`@Reducer enum`).
+  /// `forEach(_:action:destination:)` for an enum of pushed features (`@Reducer enum`).
   public func forEach<DestinationState: CaseReducerState, DestinationAction>(
     _ toStackState: WritableKeyPath<State, StackState<DestinationState>> & Sendable,
     action toStackAction: CaseKeyPath<Action, StackAction<DestinationState, DestinationAction>>,

@@ -1,7 +1,7 @@
 extension DependencyValues {
   /// Dismisses the feature that reads it, from its effects: `await dismiss()` sends
   /// `.dismiss` for a feature presented with `Reducer/ifLet(_:action:destination:fileID:line:)`
-  /// and `.popFrom(id:)` for one pushed on a stack (``Reducer/forEach(_:action:destination:fileID:line:)``).
+  /// and `.popFrom(id:)` for one pushed on a stack (`Reducer.forEach(_:action:destination:)`).
   public var dismiss: DismissEffect {
     get { self[DismissEffectKey.self] }
     set { self[DismissEffectKey.self] = newValue }

@@ -35,7 +35,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   /// or received, not the actions received since but not yet asserted.
   public var state: State { lastState }
 
-  /// How long ``receive(_:timeout:assert:isolation:fileID:file:line:column:)`` and
+  /// How long `receive(_:timeout:assert:)` and
   /// ``finish(timeout:isolation:fileID:file:line:column:)`` wait when not given a timeout.
   public var timeout: Duration = .seconds(1)
 
