@@ -33,7 +33,7 @@ let host = SessionHost(
 
 var router = Router()
 host.addRoutes(to: &router)
-router.fallback = StaticFiles(root: publicDirectory).handler
+router.setFallback(StaticFiles(root: publicDirectory).respond)
 var configuration = ServerConfiguration()
 configuration.host = environment["HOST"] ?? "127.0.0.1"
 configuration.port = environment["PORT"].flatMap { Int($0) } ?? 8080
