@@ -156,7 +156,7 @@ def test_an_exported_session_test_passes_in_a_package_of_its_own_and_fails_when_
     status, output = run_package_tests(changed)
     assert status != 0
     assert "A state change does not match expectation" in output, output[-6000:]
-    assert '-         title: "Buy rice milk",' in output and '+         title: "Buy oat milk",' in output, output[-6000:]
+    assert '−         title: "Buy rice milk",' in output and '+         title: "Buy oat milk",' in output, output[-6000:]
 
 
 def test_a_fork_starts_a_new_session_at_a_kept_version(server):
