@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import CompilerPluginSupport
 import Foundation
 import PackageDescription
@@ -76,6 +76,11 @@ let package = Package(
     .library(name: "StoreHostDemo", targets: ["StoreHostDemo"]),
     .executable(name: "storehost", targets: ["storehost"]),
   ] + tcaNamedModules.map { .library(name: $0, targets: [$0]) },
+  traits: [
+    .trait(
+      name: "URLSession",
+      description: "Declares `@Dependency(\\.urlSession)` and re-exports FoundationNetworking, which links libcurl.")
+  ],
   dependencies: isDependencyCheckout
     ? [.package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"700.0.0")] : [],
   targets: [

@@ -2,7 +2,9 @@
 # A package of its own that requires StoreHost by version (`from: "0.1.0"`) with the
 # macros, on a machine that cannot fetch swift-syntax: Tests/Integration/consumer is built
 # against a tagged clone of this working tree with the stand-in of scripts/swift-syntax,
-# its TestStore test runs, and its server answers curl and serves the browser client. It
+# its TestStore tests run (one sets `@Dependency(\.urlSession)`, which the `URLSession`
+# trait it requires StoreHost with declares), and its server answers curl and serves the
+# browser client. It
 # uses StoreHost without the cluster, so it builds without libpq-dev: as root, the build
 # runs in a mount namespace of its own where libpq's headers, pkg-config file and library
 # are hidden, and the server it makes must not link libpq.
@@ -62,8 +64,8 @@ if ldd "$(swift build $flags --show-bin-path)/tally-server" | grep -q libpq; the
 fi
 echo "ok: a package requiring StoreHost from 0.1.0 builds with the macros, offline, without libpq-dev"
 # shellcheck disable=SC2086
-swift test $flags --skip-build 2>&1 | grep -E "Test run with .* passed" || { echo "FAIL: its TestStore test" >&2; exit 1; }
-echo "ok: its TestStore test passes"
+swift test $flags --skip-build 2>&1 | grep -E "Test run with .* passed" || { echo "FAIL: its TestStore tests" >&2; exit 1; }
+echo "ok: its TestStore tests pass, \\.urlSession's among them"
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 PORT=$port "$(swift build $flags --show-bin-path)/tally-server" > "$work/server.log" 2>&1 &

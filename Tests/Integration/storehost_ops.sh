@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The storehost command's operations side, against the real binary: JSON log lines on
 # stderr filtered by --log-level, the `healthcheck` subcommand's exit statuses, and
-# exit 0 after SIGTERM.
+# exit 0 after SIGTERM; and, built without the `URLSession` trait, no libcurl linked.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 swift build --product storehost > /dev/null
@@ -21,6 +21,10 @@ check() {  # check NAME COMMAND...: runs COMMAND, counts a failure if it fails
 }
 
 status_of() { "$@" > /dev/null 2>&1 && echo 0 || echo $?; }
+
+# FoundationNetworking (and with it libcurl) comes only with the package's URLSession trait.
+check "the default build links no FoundationNetworking" \
+  bash -c "! ldd '$binary' | grep -q -e FoundationNetworking -e libcurl"
 
 # Bad values stop the command with status 2 and name the flag.
 check "a bad --log-level exits 2" test "$(status_of "$binary" --log-level loud)" = 2

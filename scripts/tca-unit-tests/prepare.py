@@ -10,7 +10,8 @@ from imports (and `XCTExpectFailure` imported from XCTestDynamicOverlay where a 
 from XCTest alone), test functions that use Combine, Combine schedulers, `ViewStore`, SwiftUI or
 `os.signpost` removed (listed in removed.txt), with a test class's `Set<AnyCancellable>`
 property, synchronous `@MainActor` test methods made `async` (Linux XCTest does not discover them), and `BaseTCATestCase` replaced by
-`XCTestCase`. The shared helper file (`Internal/TestHelpers.swift`) goes into the targets that use it.
+`XCTestCase`. StoreHost is a dependency with its `URLSession` trait on, as an app that uses
+`@Dependency(\\.urlSession)` on Linux has it. The shared helper file (`Internal/TestHelpers.swift`) goes into the targets that use it.
 Nothing of TCA is kept in this script: it reads the checkout given to it.
 """
 
@@ -177,7 +178,7 @@ def write_package(scratch, storehost, names):
         out.write(PACKAGE.replace("@STOREHOST@", storehost).replace("@NAMES@", json.dumps(names)))
 
 
-PACKAGE = """// swift-tools-version: 6.0
+PACKAGE = """// swift-tools-version: 6.1
 import PackageDescription
 
 let names: [String] = @NAMES@
@@ -185,7 +186,7 @@ let names: [String] = @NAMES@
 let package = Package(
   name: "TCAUnitTests",
   platforms: [.macOS(.v15)],
-  dependencies: [.package(name: "StoreHost", path: "@STOREHOST@")],
+  dependencies: [.package(name: "StoreHost", path: "@STOREHOST@", traits: ["URLSession"])],
   targets: names.map {
     .testTarget(
       name: $0,
