@@ -59,6 +59,6 @@ func childActionInAnotherCaseIsReported() async {
   await XCTExpectFailure {
     await store.send(.counter(.incrementButtonTapped))
   } issueMatcher: {
-    $0.compactDescription.contains("received a child action while the state was in another case")
+    $0.compactDescription.contains("received a child action when child state was set to a different case")
   }
 }

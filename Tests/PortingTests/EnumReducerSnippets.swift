@@ -174,7 +174,7 @@ struct CaseReducerBodySnippetTests {
     await withKnownIssue {
       await store.send(\.counting.incrementButtonTapped)
     } matching: { issue in
-      issue.description.contains("received a child action while the state was in another case")
+      issue.description.contains("received a child action when child state was set to a different case")
     }
   }
 }

@@ -123,8 +123,11 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
       } else {
         reportIssue(
           """
-          An "ifLet" at "\(fileID):\(line)" received a presentation action while nothing was \
-          presented: \(destinationAction)
+          An "ifLet" at "\(fileID):\(line)" received a presentation action when destination \
+          state was absent.
+
+            Action:
+              \(destinationAction)
 
           Make sure the presented feature's effects end, or are cancelled, when it is dismissed.
           """, fileID: fileID, line: line)
@@ -132,12 +135,13 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
     }
     let parentEffects = parent.reduce(into: &state, action: action)
     var after = Presentation(state[keyPath: toPresentationState])
+    // What the parent presented instead, while handling the action, stays presented.
+    let isStillPresented = after.id != nil && after == before
     let isAnswered: Bool =
       switch presentationAction {
-      case .dismiss: true
-      // An alert or a dialog is answered by any of its actions.
-      case .presented:
-        after.id != nil && after == before && isEphemeral(state[keyPath: toPresentationState].wrappedValue!)
+      case .dismiss: isStillPresented
+      case let .presented(destinationAction):
+        isStillPresented && isAnswer(destinationAction, to: state[keyPath: toPresentationState].wrappedValue!)
       case nil: false
       }
     if isAnswered {
@@ -150,6 +154,14 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
       state[keyPath: toPresentationState].forgetEndedPresentation()
     }
     return .merge([orphaned, destinationEffects, parentEffects, ended])
+  }
+
+  /// Whether `action` answers a presented alert or dialog: any action of the alert's own,
+  /// and not one of another case of an enum of destinations.
+  private func isAnswer(_ action: Destination.Action, to presented: Destination.State) -> Bool {
+    guard isEphemeral(presented) else { return false }
+    let presentedCase = enumCaseName(of: presented)
+    return presentedCase == nil || presentedCase == enumCaseName(of: action)
   }
 
   private func effectsID(_ presentation: Int?) -> ChildEffectsID {

@@ -57,13 +57,17 @@ public struct PresentationState<State> {
   /// The presented state, or `nil`.
   ///
   /// Presenting starts a new presentation, and so does assigning an alert or a dialog
-  /// while another is shown: answering the first then leaves the new one in place. Changes
-  /// made in place (`state.destination?.edit?.title = ...`) keep the presentation.
+  /// while another is shown, or an `Identifiable` state with another `id`: answering or
+  /// dismissing the first then leaves the new one in place, and the first one's effects are
+  /// cancelled. Changes made in place (`state.destination?.edit?.title = ...`) keep the
+  /// presentation.
   public var wrappedValue: State? {
     get { value }
     set {
       let storage = uniqueStorage
-      if let newValue, storage.value == nil || isEphemeral(newValue) {
+      if let newValue,
+        storage.value.map({ isEphemeral(newValue) || !haveSameIdentity($0, newValue) }) ?? true
+      {
         storage.presentationID = PresentationIdentities.next()
       }
       storage.value = newValue
@@ -85,6 +89,18 @@ public struct PresentationState<State> {
 
 /// TCA's spelling of the property wrapper: `@Presents var destination: Destination.State?`.
 public typealias Presents<State> = PresentationState<State>
+
+/// Whether two presented values are the same presented thing: of equal `id`s when they are
+/// `Identifiable`, and always otherwise.
+private func haveSameIdentity(_ lhs: Any, _ rhs: Any) -> Bool {
+  guard let lhs = lhs as? any Identifiable else { return true }
+  return hasID(lhs, equalToIDOf: rhs)
+}
+
+private func hasID<Value: Identifiable>(_ value: Value, equalToIDOf other: Any) -> Bool {
+  guard let other = other as? Value else { return true }
+  return value.id == other.id
+}
 
 enum PresentationIdentities {
   private static let counter = Atomic<Int>(0)

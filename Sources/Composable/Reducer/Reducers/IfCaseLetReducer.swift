@@ -77,8 +77,11 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       } else {
         reportIssue(
           """
-          An "ifCaseLet" at "\(fileID):\(line)" received a child action while the state was in \
-          another case: \(childAction)
+          An "ifCaseLet" at "\(fileID):\(line)" received a child action when child state was \
+          set to a different case.
+
+            Action:
+              \(childAction)
 
           Make sure the child's effects end, or are cancelled, when the state leaves its case.
           """, fileID: fileID, line: line)

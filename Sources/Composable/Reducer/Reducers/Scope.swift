@@ -43,8 +43,13 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
       guard var childState = casePath.extract(from: state) else {
         reportIssue(
           """
-          A "Scope" at "\(fileID):\(line)" received a child action while the state was in \
-          another case: \(childAction)
+          A "Scope" at "\(fileID):\(line)" received a child action when child state was set \
+          to a different case.
+
+            Action:
+              \(childAction)
+
+          Make sure the child's effects end, or are cancelled, when the state leaves its case.
           """, fileID: fileID, line: line)
         return .none
       }
