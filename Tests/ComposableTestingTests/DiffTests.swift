@@ -37,6 +37,17 @@ func diffCollapsesRunsOfUnchangedElements() {
 }
 
 @Test
+func diffOfAnEntryUnderAnotherKeyShowsBothEntriesWhole() {
+  #expect(
+    diff(["a": Counter.State()], ["b": Counter.State()]) == """
+        [
+      -   "a": Counter.State(count: 0)
+      +   "b": Counter.State(count: 0)
+        ]
+      """)
+}
+
+@Test
 func diffOfASingleFieldStructIsTheWholeValue() {
   #expect(
     diff(Counter.State(count: 0), Counter.State(count: 1), format: .proportional) == """

@@ -157,9 +157,18 @@ private struct DumpDiffer {
         let lhsChild = lhsChildren[lhsOffset]
         let rhsChild = rhsChildren[rhsOffset]
         let isLast = lhsOffset == lhsChildren.count - 1 && rhsOffset == rhsChildren.count - 1
-        diff(
-          lhsChild.node, rhsChild.node, lhsName: label(lhsChild, isRemoval ? lhsOffset : rhsOffset),
-          rhsName: label(rhsChild, rhsOffset), separator: isLast ? "" : ",", indent: childIndent, isRoot: false)
+        let lhsLabel = label(lhsChild, isRemoval ? lhsOffset : rhsOffset)
+        let rhsLabel = label(rhsChild, rhsOffset)
+        if numbered || lhsLabel == rhsLabel {
+          diff(
+            lhsChild.node, rhsChild.node, lhsName: lhsLabel, rhsName: rhsLabel, separator: isLast ? "" : ",",
+            indent: childIndent, isRoot: false)
+        } else {
+          // Another key (a stack element's id): the one entry removed, the other added.
+          diffEverything(
+            lhsChild.node, rhsChild.node, lhsName: lhsLabel, rhsName: rhsLabel, separator: isLast ? "" : ",",
+            indent: childIndent, isRoot: false)
+        }
         lhsOffset += 1
         rhsOffset += 1
       case (true, false):
