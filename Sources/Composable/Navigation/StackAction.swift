@@ -89,8 +89,10 @@ extension Reducer {
   ///
   /// `.popFrom(id:)` (from the page, or `await dismiss()` in a pushed feature's effects) and
   /// `.push(id:state:)` change the stack after this reducer saw them. The effects of a
-  /// pushed feature are cancelled when it leaves the stack, however it leaves. The
-  /// cancellation ids of each pushed feature are its own.
+  /// pushed feature are cancelled when it leaves the stack, however it leaves: with the
+  /// action it leaves in when this reducer or one before it removes it, and with the next
+  /// action when a reducer after this one does. The cancellation ids of each pushed
+  /// feature are its own.
   public func forEach<DestinationState, DestinationAction, Destination: Reducer>(
     _ toStackState: WritableKeyPath<State, StackState<DestinationState>> & Sendable,
     action toStackAction: CaseKeyPath<Action, StackAction<DestinationState, DestinationAction>>,
@@ -113,7 +115,9 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer wher
   let line: UInt
 
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    let idsBefore = state[keyPath: toStackState].ids
+    // Elements removed since this reducer last ran (by a reducer before it) count as gone
+    // now, and so do those removed while it runs.
+    let idsBefore = state[keyPath: toStackState].mountedIDs ?? state[keyPath: toStackState].ids
     var destinationEffects = Effect<Parent.Action>.none
     let stackAction = toStackAction.extract(from: action)
     if case let .element(id, destinationAction) = stackAction {
@@ -144,7 +148,9 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer wher
     case .element, nil:
       break
     }
-    let idsAfter = Set(state[keyPath: toStackState].ids)
+    let remaining = state[keyPath: toStackState].ids
+    state[keyPath: toStackState].mountedIDs = remaining
+    let idsAfter = Set(remaining)
     let gone = idsBefore.filter { !idsAfter.contains($0) }
     return .merge([destinationEffects, parentEffects] + gone.map { .cancel(id: effectsID($0)) })
   }

@@ -32,6 +32,10 @@ public struct StackElementID: Hashable, Comparable, Codable, Sendable, Expressib
 public struct StackState<Element>: RandomAccessCollection {
   private var elements: [(id: StackElementID, element: Element)] = []
   private var nextID = 0
+  /// The ids `forEach` left on the stack when it last ran (`nil` before it first ran): the
+  /// elements another reducer removed since then have effects to cancel. Not part of the
+  /// value: neither compared nor encoded.
+  var mountedIDs: [StackElementID]?
 
   /// An empty stack.
   public init() {}
