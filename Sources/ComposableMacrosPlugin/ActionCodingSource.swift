@@ -1,22 +1,7 @@
 /// The source of `encode(to:)` in the externally tagged form (see `ActionEncoding`).
 func encodeSource(cases: [EnumCase], access: String) -> String {
   let branches = cases.map { action in
-    let tag = "\"\(action.tag)\""
-    let values = action.valueNames.map { "\($0) as Any" }
-    let call: String
-    if action.parameters.isEmpty {
-      call = "ActionEncoding.encode(case: \(tag), to: encoder)"
-    } else if action.isLabeled {
-      let labels = action.parameters.map { "\"\(unescaped($0.label!))\"" }
-      let pairs = zip(labels, values).map { "\($0): \($1)" }.joined(separator: ", ")
-      call = "ActionEncoding.encode(case: \(tag), labeled: [\(pairs)], to: encoder)"
-    } else if action.parameters.count == 1 {
-      call = "ActionEncoding.encode(case: \(tag), payload: v0, to: encoder)"
-    } else {
-      let list = values.joined(separator: ", ")
-      call = "ActionEncoding.encode(case: \(tag), unlabeled: [\(list)], to: encoder)"
-    }
-    return "  case \(action.matchingPattern):\n    try \(call)"
+    "  case \(action.matchingPattern):\n    try \(taggedCall(action, function: "encode", to: "encoder", sortsLabels: false))"
   }
   return """
     /// Writes `"case"` or `{"case": payload}`.
@@ -32,23 +17,9 @@ func encodeSource(cases: [EnumCase], access: String) -> String {
 /// payloads in the order of their labels' UTF-8 bytes, as `JSONEncoding` sorts members).
 func writeJSONSource(cases: [EnumCase], access: String) -> String {
   let branches = cases.map { action in
-    let tag = "\"\(action.tag)\""
-    let call: String
-    if action.parameters.isEmpty {
-      call = "ActionEncoding.write(case: \(tag), to: &writer)"
-    } else if action.isLabeled {
-      let pairs = zip(action.parameters.map { unescaped($0.label!) }, action.valueNames)
-        .sorted { Array($0.0.utf8).lexicographicallyPrecedes(Array($1.0.utf8)) }
-        .map { "\"\($0.0)\": \($0.1) as Any" }
-        .joined(separator: ", ")
-      call = "try ActionEncoding.write(case: \(tag), labeled: [\(pairs)], to: &writer)"
-    } else if action.parameters.count == 1 {
-      call = "try ActionEncoding.write(case: \(tag), payload: v0, to: &writer)"
-    } else {
-      let list = action.valueNames.map { "\($0) as Any" }.joined(separator: ", ")
-      call = "try ActionEncoding.write(case: \(tag), unlabeled: [\(list)], to: &writer)"
-    }
-    return "  case \(action.matchingPattern):\n    \(call)"
+    // Only a case without a payload is written without a throwing call.
+    let call = taggedCall(action, function: "write", to: "&writer", sortsLabels: true)
+    return "  case \(action.matchingPattern):\n    \(action.parameters.isEmpty ? "" : "try ")\(call)"
   }
   return """
     /// Writes the JSON of `encode(to:)` in one pass.
@@ -58,6 +29,25 @@ func writeJSONSource(cases: [EnumCase], access: String) -> String {
       }
     }
     """
+}
+
+/// The call of `ActionEncoding.<function>` that writes one case, tagged, with the payload
+/// shape it has (none, labeled, a single value, unlabeled values), to `destination`.
+private func taggedCall(_ action: EnumCase, function: String, to destination: String, sortsLabels: Bool) -> String {
+  let values = action.valueNames.map { "\($0) as Any" }
+  let payload: String
+  if action.parameters.isEmpty {
+    payload = ""
+  } else if action.isLabeled {
+    var pairs = Array(zip(action.parameters.map { unescaped($0.label!) }, values))
+    if sortsLabels { pairs.sort { Array($0.0.utf8).lexicographicallyPrecedes(Array($1.0.utf8)) } }
+    payload = ", labeled: [" + pairs.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "]"
+  } else if action.parameters.count == 1 {
+    payload = ", payload: v0"
+  } else {
+    payload = ", unlabeled: [" + values.joined(separator: ", ") + "]"
+  }
+  return "ActionEncoding.\(function)(case: \"\(action.tag)\"\(payload), to: \(destination))"
 }
 
 /// The source of `init(from:)` in the externally tagged form (see `ActionDecodingContainer`).
