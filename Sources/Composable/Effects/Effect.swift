@@ -44,6 +44,12 @@ struct EffectID: Hashable, @unchecked Sendable {
 
   init(_ id: some Hashable & Sendable) { self.base = AnyHashable(id) }
 
+  /// `id` as used by a feature presented in `namespaces`, outermost first.
+  init(_ id: some Hashable & Sendable, namespaces: [AnyHashable]) {
+    self.base = AnyHashable(id)
+    self.namespaces = namespaces
+  }
+
   /// This id in `namespace`, around the namespaces it is already in.
   func `in`(_ namespace: some Hashable & Sendable) -> EffectID {
     var id = self
