@@ -345,21 +345,6 @@ extension RootCore: EffectCancelling {
   }
 }
 
-/// The ids a reducer cancels with `Task.cancel(id:)`, until its store applies them.
-final class PendingCancellations: EffectCancelling {
-  private let ids = Mutex<[EffectID]>([])
-
-  func cancelEffects(_ id: EffectID) { ids.withLock { $0.append(id) } }
-
-  /// The ids cancelled since the last call.
-  func take() -> [EffectID] {
-    ids.withLock { ids in
-      defer { ids.removeAll() }
-      return ids
-    }
-  }
-}
-
 /// The running effect tasks of one root store, by task and by cancellation id.
 struct EffectTasks {
   private var nextID: UInt64 = 0
