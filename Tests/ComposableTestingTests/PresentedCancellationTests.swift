@@ -2,7 +2,8 @@ import ComposableArchitecture
 import ComposableTesting
 import Testing
 
-/// A stopwatch that ticks until it is stopped, by the id of its own timer.
+/// A stopwatch that ticks until it is stopped, by the id of its own timer: with a
+/// `.cancel(id:)` effect, or with `Task.cancel(id:)` in an effect.
 @Reducer
 private struct Stopwatch {
   struct State: Equatable {
@@ -12,6 +13,7 @@ private struct Stopwatch {
   enum Action: Equatable {
     case startTapped
     case stopTapped
+    case stopFromEffectTapped
     case tick
   }
 
@@ -29,6 +31,8 @@ private struct Stopwatch {
         .cancellable(id: CancelID.timer)
       case .stopTapped:
         return .cancel(id: CancelID.timer)
+      case .stopFromEffectTapped:
+        return .run { _ in Task.cancel(id: CancelID.timer) }
       case .tick:
         state.ticks += 1
         return .none
@@ -37,7 +41,7 @@ private struct Stopwatch {
   }
 }
 
-/// Two stopwatches presented side by side, and a button that stops both.
+/// Two stopwatches presented side by side, and buttons that stop both.
 @Reducer
 private struct Stopwatches {
   struct State: Equatable {
@@ -49,11 +53,16 @@ private struct Stopwatches {
     case left(PresentationAction<Stopwatch.Action>)
     case right(PresentationAction<Stopwatch.Action>)
     case stopAllTapped
+    case stopAllFromEffectTapped
   }
 
   var body: some ReducerOf<Self> {
     Reduce { _, action in
-      action == .stopAllTapped ? .cancel(id: Stopwatch.CancelID.timer) : .none
+      switch action {
+      case .stopAllTapped: .cancel(id: Stopwatch.CancelID.timer)
+      case .stopAllFromEffectTapped: .run { _ in Task.cancel(id: Stopwatch.CancelID.timer) }
+      default: .none
+      }
     }
     .ifLet(\.$left, action: \.left) { Stopwatch() }
       .ifLet(\.$right, action: \.right) { Stopwatch() }
@@ -89,6 +98,38 @@ private struct Stopwatches {
   await store.send(.left(.presented(.startTapped)))
   await store.send(.right(.presented(.startTapped)))
   await store.send(.stopAllTapped)
+  await clock.run()
+}
+
+@MainActor
+@Test func aPresentedFeaturesTaskCancelCancelsOnlyItsOwnEffects() async {
+  let clock = TestClock()
+  let store = TestStore(initialState: Stopwatches.State(left: Stopwatch.State(), right: Stopwatch.State())) {
+    Stopwatches()
+  } withDependencies: {
+    $0.continuousClock = clock
+  }
+  await store.send(.left(.presented(.startTapped)))
+  await store.send(.right(.presented(.startTapped)))
+  await store.send(.left(.presented(.stopFromEffectTapped))).finish()
+  await clock.advance(by: .seconds(1))
+  await store.receive(.right(.presented(.tick))) {
+    $0.right?.ticks = 1
+  }
+  await store.send(.right(.presented(.stopTapped)))
+}
+
+@MainActor
+@Test func aParentsTaskCancelCancelsItsPresentedFeaturesEffects() async {
+  let clock = TestClock()
+  let store = TestStore(initialState: Stopwatches.State(left: Stopwatch.State(), right: Stopwatch.State())) {
+    Stopwatches()
+  } withDependencies: {
+    $0.continuousClock = clock
+  }
+  await store.send(.left(.presented(.startTapped)))
+  await store.send(.right(.presented(.startTapped)))
+  await store.send(.stopAllFromEffectTapped).finish()
   await clock.run()
 }
 

@@ -2,18 +2,20 @@ extension Effect where Action: Sendable {
   /// The actions this effect sends, run outside a store: `for await action in effect.actions`.
   ///
   /// Its `cancellable(id:)` parts can be cancelled by `.cancel(id:)` effects and
-  /// `Task.cancel(id:)`; ending the iteration cancels the effect.
+  /// `Task.cancel(id:)` (those of the process, or of the store whose effect iterates it);
+  /// ending the iteration cancels the effect.
   public var actions: AsyncStream<Action> {
     AsyncStream { continuation in
       let task = Task {
-        await self.run { continuation.yield($0) }
+        await self.run(within: []) { continuation.yield($0) }
         continuation.finish()
       }
       continuation.onTermination = { _ in task.cancel() }
     }
   }
 
-  private func run(_ send: @escaping @Sendable (Action) -> Void) async {
+  /// Runs the effect, inside the `cancellable(id:)` parts marked with `enclosingIDs`.
+  private func run(within enclosingIDs: [EffectID], _ send: @escaping @Sendable (Action) -> Void) async {
     switch operation {
     case .none:
       return
@@ -24,23 +26,25 @@ extension Effect where Action: Sendable {
       await operation(Send(send: send))
     case let .merge(effects):
       await withTaskGroup(of: Void.self) { group in
-        for effect in effects { group.addTask { await effect.run(send) } }
+        for effect in effects { group.addTask { await effect.run(within: enclosingIDs, send) } }
       }
     case let .concatenate(effects):
       for effect in effects {
         guard !Task.isCancelled else { return }
-        await effect.run(send)
+        await effect.run(within: enclosingIDs, send)
       }
     case let .cancellable(id, cancelInFlight, effect):
-      if cancelInFlight { TaskCancellations.shared.cancel(id) }
-      let task = Task { await effect.run(send) }
-      let token = TaskCancellations.shared.insert(UncheckedSendable(task.cancel), for: id)
-      await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
-      TaskCancellations.shared.remove(token, for: id)
+      let scope = CancellationScope.current
+      // Work inside work with the same id is not in flight before it: the outer part cancelled that.
+      if cancelInFlight && !enclosingIDs.contains(id) { scope.cancel(id) }
+      let task = Task { await effect.run(within: enclosingIDs + [id], send) }
+      let token = scope.tasks.insert(UncheckedSendable(task.cancel), for: id.withEnclosingNamespaces)
+      await task.cancellableValue
+      scope.tasks.remove(token, for: id.withEnclosingNamespaces)
     case let .cancel(id):
-      TaskCancellations.shared.cancel(id)
+      CancellationScope.current.cancel(id)
     case let .throttle(_, effect):
-      await effect.run(send)
+      await effect.run(within: enclosingIDs, send)
     }
   }
 }

@@ -23,11 +23,19 @@ extension Effect {
   /// This effect with the ids it marks cancellable, cancels and throttles put in `namespace`:
   /// the effects of a presented or pushed feature, whose `.cancel(id:)` then reaches neither
   /// its parent's effects nor a sibling's with the same id, while its parent's still reaches
-  /// its own. Work an async operation cancels with `Task.cancel(id:)` is not in the namespace.
+  /// its own. Its async operations run in the namespace too: their `Task.cancel(id:)` and
+  /// `withTaskCancellation(id:)` mean the feature's own ids.
   func cancellationIDs(in namespace: some Hashable & Sendable) -> Self {
     switch operation {
-    case .none, .send, .run:
+    case .none, .send:
       return self
+    case let .run(priority, operation):
+      return Self(
+        .run(priority) { send in
+          await CancellationScope.$current.withValue(CancellationScope.current.appending(namespace)) {
+            await operation(send)
+          }
+        })
     case let .merge(effects):
       return Self(.merge(effects.map { $0.cancellationIDs(in: namespace) }))
     case let .concatenate(effects):

@@ -44,6 +44,12 @@ struct EffectID: Hashable, @unchecked Sendable {
 
   init(_ id: some Hashable & Sendable) { self.base = AnyHashable(id) }
 
+  /// `id` as used by a feature presented in `namespaces`, outermost first.
+  init(_ id: some Hashable & Sendable, namespaces: [AnyHashable]) {
+    self.base = AnyHashable(id)
+    self.namespaces = namespaces
+  }
+
   /// This id in `namespace`, around the namespaces it is already in.
   func `in`(_ namespace: some Hashable & Sendable) -> EffectID {
     var id = self
@@ -144,10 +150,22 @@ extension Effect {
   public func concatenate(with other: Self) -> Self { .concatenate([self, other]) }
 
   /// Turns the actions of this effect into another action type.
+  ///
+  /// `transform` sees the dependencies of the code calling `map`, like the effect's work.
   public func map<NewAction>(
     _ transform: @escaping @Sendable (Action) -> NewAction
   ) -> Effect<NewAction> {
-    map(transform) { run, _ in await run() }
+    switch operation {
+    case .none: return .none
+    case let .send(action): return .send(transform(action))
+    default:
+      // The work sends later, from its task: its actions are transformed with the
+      // dependencies of now.
+      let dependencies = DependencyValues.current
+      return map({ action in DependencyValues.$current.withValue(dependencies) { transform(action) } }) {
+        run, _ in await run()
+      }
+    }
   }
 
   /// ``map(_:)``, with each async operation started through `start`, which gets the

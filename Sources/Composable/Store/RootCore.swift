@@ -31,6 +31,12 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
   }
   /// `effects.count`, readable from any thread without the lock.
   private let runningEffects = Atomic<Int>(0)
+  /// The work this store's effects run with `withTaskCancellation(id:)`.
+  private let taskCancellations = TaskCancellations()
+  /// Where a reducer's `Task.cancel(id:)` goes: `lock` is held, so the ids wait, like those
+  /// of `.cancel(id:)` effects, for the change to be accepted.
+  private let reducingScope: CancellationScope
+  private let cancelledWhileReducing = PendingCancellations()
   /// When each throttle id last let an effect run, as its clock's instant.
   private var throttleRuns: [EffectID: any Sendable] = [:]
   /// Few per store (usually one), so a list rather than a dictionary.
@@ -63,6 +69,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
     self.isDuplicate = isDuplicate
     self.acceptChange = acceptChange
     self.actionObserver = actionObserver
+    self.reducingScope = CancellationScope(store: cancelledWhileReducing, tasks: taskCancellations)
     super.init()
     lock.withLock { _ in followSharedValues() }
   }
@@ -103,11 +110,13 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
     queue.append(action)
     var index = 0
     DependencyValues.$current.withValue(dependencies) {
-      while index < queue.count {
-        actionObserver?.willReduce(queue[index], origin: index == 0 ? origin : .queued)
-        let effect = reduce(&state, queue[index])
-        index += 1
-        start(effect, cancelIDs: [])
+      CancellationScope.$current.withValue(reducingScope) {
+        while index < queue.count {
+          actionObserver?.willReduce(queue[index], origin: index == 0 ? origin : .queued)
+          let effect = reduce(&state, queue[index])
+          index += 1
+          start(effect, cancelIDs: [])
+        }
       }
     }
     queue.removeAll(keepingCapacity: true)
@@ -129,6 +138,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
         state = previous
         followSharedValues()
         for task in started { task.cancel() }
+        _ = cancelledWhileReducing.take()
         return StoreTask(tasks: [], isRefused: true)
       }
       publish(next)
@@ -138,6 +148,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
 
   /// Applies the cancellations the current `send` asked for; its tasks. Called with `lock` held.
   private func finish() -> StoreTask {
+    for id in cancelledWhileReducing.take() { cancelling += effects.taskIDs(for: id) }
     if !cancelling.isEmpty { effects.cancel(tasks: cancelling) }
     return started.isEmpty ? StoreTask(tasks: []) : StoreTask(tasks: started)
   }
@@ -237,7 +248,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
       start(effect, cancelIDs: cancelIDs + id.withEnclosingNamespaces)
     case let .cancel(id):
       cancelling += effects.taskIDs(for: id)
-      TaskCancellations.shared.cancel(id)
+      taskCancellations.cancel(id)
     case let .throttle(window, effect):
       start(throttled(effect, window: window), cancelIDs: cancelIDs)
     }
@@ -271,10 +282,13 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
   ) -> Task<Void, Never> {
     let taskID = effects.reserveID()
     let send = Send<Action> { [self] action in _ = self.send(action, fromEffect: true) }
+    let scope = CancellationScope(store: self, tasks: taskCancellations)
     let task = DependencyValues.$current.withValue(dependencies) {
-      Task(priority: priority) { [self] in
-        await work(send)
-        lock.withLock { _ in effects.remove(taskID) }
+      CancellationScope.$current.withValue(scope) {
+        Task(priority: priority) { [self] in
+          await work(send)
+          lock.withLock { _ in effects.remove(taskID) }
+        }
       }
     }
     effects.insert(task, id: taskID, cancelIDs: cancelIDs)
@@ -306,20 +320,28 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
     case let .cancellable(id, cancelInFlight, effect):
       let task = lock.withLock { _ -> Task<Void, Never>? in
         guard !isTornDown else { return nil }
-        if cancelInFlight { effects.cancel(id) }
+        // Work inside work with the same id is not in flight before it: the outer part cancelled that.
+        if cancelInFlight && !cancelIDs.contains(id) { effects.cancel(id) }
         let ids = cancelIDs + id.withEnclosingNamespaces
         return spawn(priority: nil, cancelIDs: ids) { [self] send in
           await runInTask(effect, cancelIDs: ids, send: send)
         }
       }
       guard let task else { return }
-      await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+      await task.cancellableValue
     case let .cancel(id):
-      lock.withLock { _ in effects.cancel(id) }
-      TaskCancellations.shared.cancel(id)
+      cancelEffects(id)
+      taskCancellations.cancel(id)
     case let .throttle(window, effect):
       await runInTask(lock.withLock { _ in throttled(effect, window: window) }, cancelIDs: cancelIDs, send: send)
     }
+  }
+}
+
+extension RootCore: EffectCancelling {
+  /// `Task.cancel(id:)` in one of this store's effects. Called with `lock` not held.
+  func cancelEffects(_ id: EffectID) {
+    lock.withLock { _ in effects.cancel(id) }
   }
 }
 

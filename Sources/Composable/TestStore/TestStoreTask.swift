@@ -53,3 +53,12 @@ public struct TestStoreTask: Sendable {
   /// Whether the effects were cancelled; true when the action started none.
   public var isCancelled: Bool { rawValue.isCancelled }
 }
+
+extension TestStoreTask {
+  /// The test store task of `rawValue`, or of no work when it is `nil`, with `timeout` as
+  /// the default of ``finish(timeout:fileID:file:line:column:)``.
+  public init(rawValue: Task<Void, Never>?, timeout: Duration) {
+    let task = StoreTask(tasks: rawValue.map { [$0] } ?? [])
+    self.init(rawValue: task, completion: EffectCompletion(watching: task), timeout: timeout)
+  }
+}

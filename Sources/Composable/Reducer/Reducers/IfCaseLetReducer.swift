@@ -39,7 +39,8 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   let parent: Reduce<Parent.State, Parent.Action>
   let child: Reduce<Child.State, Child.Action>
   let casePath: AnyCasePath<Parent.State, Child.State>
-  let childEffectsID: ChildEffectsID
+  /// The id of the child's effects, from the state while it is in the case.
+  let childEffectsID: @Sendable (Parent.State) -> ChildEffectsID
   let toCaseAction: AnyCasePath<Parent.Action, Child.Action>
   let fileID: StaticString
   let line: UInt
@@ -50,7 +51,8 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     toCaseAction: AnyCasePath<Parent.Action, Child.Action>, fileID: StaticString, line: UInt
   ) {
     (self.parent, self.child, self.casePath) = (parent, child, AnyCasePath(toCaseState))
-    self.childEffectsID = ChildEffectsID(stateKeyPath: toCaseState, elementID: nil)
+    let id = ChildEffectsID(stateKeyPath: toCaseState, elementID: nil)
+    self.childEffectsID = { _ in id }
     (self.toCaseAction, self.fileID, self.line) = (toCaseAction, fileID, line)
   }
 
@@ -60,9 +62,11 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     toCaseAction: AnyCasePath<Parent.Action, Child.Action>, fileID: StaticString, line: UInt
   ) {
     (self.parent, self.child, self.casePath) = (parent, child, toCaseState)
-    // A case path has no identity of its own: this reducer's effects get one of theirs.
-    self.childEffectsID = ChildEffectsID(
-      stateKeyPath: \Parent.State.self, elementID: AnyHashable(CaseEffectsToken()))
+    // A case path has no identity of its own, and a body may be rebuilt for every action:
+    // the effects are known by the name of the case they belong to.
+    self.childEffectsID = { state in
+      ChildEffectsID(stateKeyPath: \Parent.State.self, elementID: EnumReflection.caseName(of: state))
+    }
     (self.toCaseAction, self.fileID, self.line) = (toCaseAction, fileID, line)
   }
 
@@ -72,7 +76,7 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       if var childState = casePath.extract(from: state) {
         childEffects = child.reduce(into: &childState, action: childAction)
           .map(toCaseAction.embed)
-          .cancellable(id: childEffectsID)
+          .cancellable(id: childEffectsID(state))
         state = casePath.embed(childState)
       } else {
         reportIssue(
@@ -87,15 +91,10 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
           """, fileID: fileID, line: line)
       }
     }
-    let wasInCase = casePath.extract(from: state) != nil
+    let idInCase = casePath.extract(from: state).map { _ in childEffectsID(state) }
     let parentEffects = parent.reduce(into: &state, action: action)
-    let leftCase = wasInCase && casePath.extract(from: state) == nil
-    return .merge(childEffects, parentEffects, leftCase ? .cancel(id: childEffectsID) : .none)
+    let leftCase: Effect<Parent.Action> =
+      if let idInCase, casePath.extract(from: state) == nil { .cancel(id: idInCase) } else { .none }
+    return .merge(childEffects, parentEffects, leftCase)
   }
-}
-
-/// The identity of the effects of one `ifCaseLet` built from a case path.
-final class CaseEffectsToken: Hashable, Sendable {
-  static func == (lhs: CaseEffectsToken, rhs: CaseEffectsToken) -> Bool { lhs === rhs }
-  func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
