@@ -5,8 +5,8 @@ Usage: prepare.py <TCA checkout> <StoreHost checkout> <scratch folder>
        prepare.py --package <scratch folder> <StoreHost checkout> <target>...  (manifest only)
 
 Each file of the checkout's Tests/ComposableArchitectureTests becomes a test target of its
-own, with only mechanical edits: Apple-only imports dropped, `@_spi`/`@testable` dropped
-from imports (and `XCTExpectFailure` imported from XCTestDynamicOverlay where a file has it
+own, with only mechanical edits: Apple-only imports dropped, `@testable` dropped from imports
+(`@_spi(...)` kept) (and `XCTExpectFailure` imported from XCTestDynamicOverlay where a file has it
 from XCTest alone), test functions that use Combine, Combine schedulers, `ViewStore`, SwiftUI or
 `os.signpost` removed (listed in removed.txt), with a test class's `Set<AnyCancellable>`
 property, synchronous `@MainActor` test methods made `async` (Linux XCTest does not discover them), and `BaseTCATestCase` replaced by
@@ -81,7 +81,9 @@ def edit(text, main_actor_file):
         if m:
             if m.group(1) in APPLE_ONLY_IMPORTS:
                 continue
-            line = "import " + m.group(1)
+            # `@_spi(...)` stays: TCA's tests import its SPI, which StoreHost declares where it has it.
+            spi = re.findall(r"@_spi\(\w+\)", line)
+            line = " ".join(spi + ["import " + m.group(1)])
         if COMBINE_PROPERTY.match(line):
             continue
         lines.append(line)
@@ -130,7 +132,7 @@ def edit(text, main_actor_file):
 def import_overlay(text):
     """A file that uses XCTExpectFailure with only `import XCTest` (Darwin's XCTest has it)
     imports it from XCTestDynamicOverlay, as Linux code does."""
-    if "XCTExpectFailure" in text and not re.search(r"^import (ComposableArchitecture|XCTestDynamicOverlay)$", text, re.M):
+    if "XCTExpectFailure" in text and not re.search(r"^(?:@_spi\(\w+\) )*import (ComposableArchitecture|XCTestDynamicOverlay)$", text, re.M):
         text = re.sub(r"^import XCTest$", "import XCTest\nimport XCTestDynamicOverlay", text, count=1, flags=re.M)
     return text
 
