@@ -5,11 +5,15 @@ extension Store {
   /// ```swift
   /// let counter = store.scope(state: \.counter, action: \.counter)
   /// ```
+  ///
+  /// Scoping again with the same paths gives the same store, while it lives.
   public func scope<ChildState: Sendable, ChildAction: Sendable>(
     state: KeyPath<State, ChildState> & Sendable,
     action: CaseKeyPath<Action, ChildAction>
   ) -> Store<ChildState, ChildAction> {
-    scope(state: state, action: AnyCasePath(action))
+    scopedStores.store(for: ScopedStores.ID(state: state, action: action)) {
+      scope(state: state, action: AnyCasePath(action))
+    }
   }
 
   /// The scope above with a hand-written case path.
