@@ -11,6 +11,9 @@ from XCTest alone), test functions that use Combine, Combine schedulers, `ViewSt
 `os.signpost` removed (listed in removed.txt), with a test class's `Set<AnyCancellable>`
 property, synchronous `@MainActor` test methods made `async` (Linux XCTest does not discover them), and `BaseTCATestCase` replaced by
 `XCTestCase`. The shared helper file (`Internal/TestHelpers.swift`) goes into the targets that use it.
+Free `test...` functions outside a test class are compile-time checks (no runner calls
+them): inventory.json lists them as compile_only, and summarize.py counts them as passing
+when their file compiles.
 Nothing of TCA is kept in this script: it reads the checkout given to it.
 """
 
@@ -89,7 +92,7 @@ def edit(text, main_actor_file):
         lines.append(line)
     text = "\n".join(lines).replace("BaseTCATestCase", "XCTestCase")
 
-    removed, kept = [], []
+    removed, kept, compile_only = [], [], []
     out = []
     pos = 0
     for m in TEST_DECL.finditer(text):
@@ -116,6 +119,10 @@ def edit(text, main_actor_file):
             removed.append(name)
         else:
             kept.append(name)
+            if m.group(1) == "":
+                # A free function (ReducerBuilderTests'): no test runner calls it; it checks
+                # that its body compiles.
+                compile_only.append(name)
             decl = text[line_start:end]
             effects = m.group(4)
             is_main_actor = main_actor_file or "@MainActor" in text[line_start:m.end()]
@@ -126,7 +133,7 @@ def edit(text, main_actor_file):
             out.append(decl)
         pos = end
     out.append(text[pos:])
-    return "".join(out), kept, removed
+    return "".join(out), kept, removed, compile_only
 
 
 def import_overlay(text):
@@ -159,7 +166,7 @@ def main():
             with open(os.path.join(root, f)) as src:
                 text = src.read()
             main_actor_file = bool(re.search(r"^@MainActor\s*\n?\s*(final\s+)?class", text, re.M))
-            edited, kept, removed = edit(text, main_actor_file)
+            edited, kept, removed, compile_only = edit(text, main_actor_file)
             target = os.path.join(scratch, "Tests", name)
             os.makedirs(target)
             with open(os.path.join(target, f), "w") as dst:
@@ -167,7 +174,7 @@ def main():
             if "XCTTODO" in edited:
                 with open(helper) as src, open(os.path.join(target, "TestHelpers.swift"), "w") as dst:
                     dst.write(import_overlay(src.read()))
-            inventory[name] = {"kept": kept, "removed": removed}
+            inventory[name] = {"kept": kept, "removed": removed, "compile_only": compile_only}
     with open(os.path.join(scratch, "inventory.json"), "w") as out:
         json.dump(inventory, out, indent=1, sort_keys=True)
     write_package(scratch, storehost, sorted(inventory))
