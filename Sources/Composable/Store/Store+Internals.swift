@@ -6,8 +6,8 @@ extension Store {
   }
 
   /// Sends `action` and returns a task that finishes with the effects it started, or `nil`
-  /// when it started none; cancelling the task cancels them. TCA's older form of
-  /// ``send(_:)-swift.method``, still used by its tests: `await store.send(.tap)?.value`.
+  /// when it started none; cancelling the task cancels them. TCA's older form of `send(_:)`,
+  /// still used by its tests: `await store.send(.tap)?.value`.
   @_spi(Internals) @_disfavoredOverload @discardableResult
   public func send(_ action: Action) -> Task<Void, Never>? {
     let effects: StoreTask = send(action)
