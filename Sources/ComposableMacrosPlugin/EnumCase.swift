@@ -7,6 +7,8 @@ struct EnumCase {
     /// The label, or `nil` for an unlabeled value.
     let label: String?
     let type: String
+    /// The default value as written (`Feature(context: "x")`), if any.
+    var defaultValue: String? = nil
   }
 
   /// The name as written, backticks included.
@@ -59,7 +61,9 @@ struct EnumCase {
           name: element.name.text,
           parameters: element.parameterClause?.parameters.map { parameter in
             let label = parameter.firstName.flatMap { $0.tokenKind == .wildcard ? nil : $0.text }
-            return Parameter(label: label, type: parameter.type.trimmedDescription)
+            return Parameter(
+              label: label, type: parameter.type.trimmedDescription,
+              defaultValue: parameter.defaultValue?.value.trimmedDescription)
           } ?? [],
           isInternal: isInternal)
       }

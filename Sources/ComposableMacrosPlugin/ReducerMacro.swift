@@ -4,7 +4,8 @@ import SwiftSyntaxMacros
 /// `@Reducer` on a struct: conforms it to `Reducer`, marks its nested `enum Action` and
 /// `enum State` `@CasePathable` (for `\.child` case key paths and the JSON coding of actions;
 /// a `State` also `@dynamicMemberLookup`), and builds
-/// `body` with `ReducerBuilder`, which a conformance added by a macro does not infer.
+/// `body` with `ReducerBuilder`, which a conformance added by a macro does not infer. It
+/// writes the `State`, `Action` and `body` a struct leaves out (`missingReducerRequirements`).
 ///
 /// On an enum of features (`case addContact(AddContactFeature)`): conforms it to
 /// `CaseReducer` (a `Reducer`, so `StackActionOf<Path>` names its stack actions) and writes
@@ -26,7 +27,11 @@ public struct ReducerMacro: ExtensionMacro, MemberAttributeMacro, MemberMacro {
     guard declaration.is(StructDeclSyntax.self) else {
       throw MacroError("@Reducer applies to structs and to enums of features")
     }
-    guard !protocols.isEmpty else { return [] }
+    // A type nested in another may be offered the conformance it declares itself.
+    let declared = declaration.inheritanceClause?.inheritedTypes.contains {
+      ["Reducer", "ComposableArchitecture.Reducer"].contains($0.type.trimmedDescription)
+    }
+    guard !protocols.isEmpty, declared != true else { return [] }
     return [try ExtensionDeclSyntax("extension \(type.trimmed): Reducer {}")]
   }
 
@@ -50,6 +55,7 @@ public struct ReducerMacro: ExtensionMacro, MemberAttributeMacro, MemberMacro {
     if !attributes.isEmpty { return attributes }
     if let body = member.as(VariableDeclSyntax.self),
       body.bindings.first?.pattern.trimmedDescription == "body",
+      body.bindings.first?.accessorBlock != nil,
       !body.attributes.contains(named: "ReducerBuilder")
     {
       return ["@ReducerBuilder<Self.State, Self.Action>"]
@@ -63,6 +69,9 @@ public struct ReducerMacro: ExtensionMacro, MemberAttributeMacro, MemberMacro {
     conformingTo protocols: [TypeSyntax],
     in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
+    if let structDecl = declaration.as(StructDeclSyntax.self) {
+      return missingReducerRequirements(of: structDecl, in: context)
+    }
     guard let enumDecl = declaration.as(EnumDeclSyntax.self) else { return [] }
     let access = declaration.accessPrefix(in: context)
     // Visible outside the module, they are not inferred `Sendable`; declared so, as a
@@ -78,21 +87,25 @@ public struct ReducerMacro: ExtensionMacro, MemberAttributeMacro, MemberMacro {
     let actionCases = cases.filter { !$0.isStateOnly }.map { "  case \($0.name)(\($0.actionType))" }
       .joined(separator: "\n")
     let declaresAction = declaresType(named: "Action", in: enumDecl)
+    // Switched on the action alone: a feature without actions makes its case uninhabited,
+    // which a switch on (state, action) would not see as covered.
     let reducing = cases.filter(\.isFeature).map { feature in
       """
-          case (.\(feature.name)(var childState), .\(feature.name)(let childAction)):
-            let effect = \(feature.payload)().reduce(into: &childState, action: childAction)
+          case let .\(feature.name)(childAction):
+            guard case var .\(feature.name)(childState) = state else { return .none }
+            let effect = \(feature.reducer).reduce(into: &childState, action: childAction)
             state = .\(feature.name)(childState)
             return effect.map { .\(feature.name)($0) }
       """
     }.joined(separator: "\n")
+    let hasOtherActions = declaresAction || cases.contains { !$0.isStateOnly && !$0.isFeature }
     let body =
       reducing.isEmpty
       ? "Reduce { _, _ in .none }"
       : """
       Reduce { state, action in
-          switch (state, action) {
-      \(reducing)\(cases.count > 1 || declaresAction ? "\n    default:\n      return .none" : "")
+          switch action {
+      \(reducing)\(hasOtherActions ? "\n    default:\n      return .none" : "")
           }
         }
       """
@@ -161,9 +174,13 @@ private struct FeatureCase {
   let plainStateAction: String?
   /// Marked `@ReducerCaseIgnored`, or not one unlabeled value: state with no actions.
   let isStateOnly: Bool
+  /// The feature's reducer: the payload's default value (`case feature(Feature =
+  /// Feature(context: "x"))`), or the payload made with `init()`.
+  let reducer: String
 
   init(_ enumCase: EnumCase, isIgnored: Bool) {
     name = enumCase.name
+    reducer = enumCase.parameters.first?.defaultValue ?? "\(enumCase.parameters.first?.type ?? "")()"
     isStateOnly = isIgnored || enumCase.parameters.count != 1 || enumCase.parameters[0].label != nil
     if isStateOnly {
       payload = enumCase.parameters.map { ($0.label.map { "\($0): " } ?? "") + $0.type }.joined(separator: ", ")

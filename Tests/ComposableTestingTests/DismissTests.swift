@@ -69,7 +69,7 @@ extension AlertState where Action == Recording.Action.Alert {
 /// stops, so the test passes without cancelling it.
 @MainActor
 struct DismissTests {
-  private func makeStore() -> (TestStore<Recording.State, Recording.Action>, TestClock) {
+  private func makeStore() -> (TestStore<Recording.State, Recording.Action>, TestClock<Duration>) {
     let clock = TestClock()
     let store = TestStore(initialState: Recording.State()) {
       Recording()

@@ -57,6 +57,16 @@ private struct Sheet: Reducer {
     #expect(store.withState { $0 } == ["first", "second", "loop 0", "loop 1", "either"])
   }
 
+  @Test func builderTakesAReducerOfExistentialType() {
+    let reducer = CombineReducers {
+      Counter()
+      Counter() as any ReducerOf<Counter>
+    }
+    let store = Store(initialState: Counter.State()) { reducer }
+    store.send(.incrementButtonTapped)
+    #expect(store.count == 2)
+  }
+
   @Test func ifLetRunsTheChildWhilePresentAndCancelsItsEffectsOnDismiss() async {
     let store = Store(initialState: Sheet.State()) { Sheet() }
     store.send(.present)

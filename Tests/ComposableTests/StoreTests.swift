@@ -1,4 +1,5 @@
 import Composable
+import Foundation
 import Testing
 
 @Suite struct StoreTests {
@@ -23,6 +24,26 @@ import Testing
     #expect(store.snapshot.version == 1)
     store.send(.incrementButtonTapped)
     #expect(store.snapshot.version == 2)
+  }
+
+  @Test func theReducerIsBuiltWithTheStoresDependencies() {
+    struct Stamp: Reducer {
+      let id: UUID
+      var body: some Reducer<UUID?, Void> {
+        Reduce { state, _ in
+          state = id
+          return .none
+        }
+      }
+    }
+    @Dependency(\.uuid) var uuid
+    let store = Store(initialState: nil) {
+      Stamp(id: uuid())
+    } withDependencies: {
+      $0.uuid = .constant(UUID(0))
+    }
+    store.send(())
+    #expect(store.withState { $0 } == UUID(0))
   }
 
   @Test func scopedStoreReadsAndSendsThroughItsParent() {

@@ -5,13 +5,16 @@ Usage: prepare.py <TCA checkout> <StoreHost checkout> <scratch folder>
        prepare.py --package <scratch folder> <StoreHost checkout> <target>...  (manifest only)
 
 Each file of the checkout's Tests/ComposableArchitectureTests becomes a test target of its
-own, with only mechanical edits: Apple-only imports dropped, `@_spi`/`@testable` dropped
-from imports (and `XCTExpectFailure` imported from XCTestDynamicOverlay where a file has it
+own, with only mechanical edits: Apple-only imports dropped, `@testable` dropped from imports
+(`@_spi(...)` kept) (and `XCTExpectFailure` imported from XCTestDynamicOverlay where a file has it
 from XCTest alone), test functions that use Combine, Combine schedulers, `ViewStore`, SwiftUI or
 `os.signpost` removed (listed in removed.txt), with a test class's `Set<AnyCancellable>`
 property, synchronous `@MainActor` test methods made `async` (Linux XCTest does not discover them), and `BaseTCATestCase` replaced by
 `XCTestCase`. StoreHost is a dependency with its `URLSession` trait on, as an app that uses
 `@Dependency(\\.urlSession)` on Linux has it. The shared helper file (`Internal/TestHelpers.swift`) goes into the targets that use it.
+Free `test...` functions outside a test class are compile-time checks (no runner calls
+them): inventory.json lists them as compile_only, and summarize.py counts them as passing
+when their file compiles.
 Nothing of TCA is kept in this script: it reads the checkout given to it.
 """
 
@@ -82,13 +85,15 @@ def edit(text, main_actor_file):
         if m:
             if m.group(1) in APPLE_ONLY_IMPORTS:
                 continue
-            line = "import " + m.group(1)
+            # `@_spi(...)` stays: TCA's tests import its SPI, which StoreHost declares where it has it.
+            spi = re.findall(r"@_spi\(\w+\)", line)
+            line = " ".join(spi + ["import " + m.group(1)])
         if COMBINE_PROPERTY.match(line):
             continue
         lines.append(line)
     text = "\n".join(lines).replace("BaseTCATestCase", "XCTestCase")
 
-    removed, kept = [], []
+    removed, kept, compile_only = [], [], []
     out = []
     pos = 0
     for m in TEST_DECL.finditer(text):
@@ -115,6 +120,10 @@ def edit(text, main_actor_file):
             removed.append(name)
         else:
             kept.append(name)
+            if m.group(1).split("\n")[-1] == "":  # (the match may begin on a blank line above)
+                # A free function (ReducerBuilderTests'): no test runner calls it; it checks
+                # that its body compiles.
+                compile_only.append(name)
             decl = text[line_start:end]
             effects = m.group(4)
             is_main_actor = main_actor_file or "@MainActor" in text[line_start:m.end()]
@@ -125,13 +134,13 @@ def edit(text, main_actor_file):
             out.append(decl)
         pos = end
     out.append(text[pos:])
-    return "".join(out), kept, removed
+    return "".join(out), kept, removed, compile_only
 
 
 def import_overlay(text):
     """A file that uses XCTExpectFailure with only `import XCTest` (Darwin's XCTest has it)
     imports it from XCTestDynamicOverlay, as Linux code does."""
-    if "XCTExpectFailure" in text and not re.search(r"^import (ComposableArchitecture|XCTestDynamicOverlay)$", text, re.M):
+    if "XCTExpectFailure" in text and not re.search(r"^(?:@_spi\(\w+\) )*import (ComposableArchitecture|XCTestDynamicOverlay)$", text, re.M):
         text = re.sub(r"^import XCTest$", "import XCTest\nimport XCTestDynamicOverlay", text, count=1, flags=re.M)
     return text
 
@@ -158,7 +167,7 @@ def main():
             with open(os.path.join(root, f)) as src:
                 text = src.read()
             main_actor_file = bool(re.search(r"^@MainActor\s*\n?\s*(final\s+)?class", text, re.M))
-            edited, kept, removed = edit(text, main_actor_file)
+            edited, kept, removed, compile_only = edit(text, main_actor_file)
             target = os.path.join(scratch, "Tests", name)
             os.makedirs(target)
             with open(os.path.join(target, f), "w") as dst:
@@ -166,7 +175,7 @@ def main():
             if "XCTTODO" in edited:
                 with open(helper) as src, open(os.path.join(target, "TestHelpers.swift"), "w") as dst:
                     dst.write(import_overlay(src.read()))
-            inventory[name] = {"kept": kept, "removed": removed}
+            inventory[name] = {"kept": kept, "removed": removed, "compile_only": compile_only}
     with open(os.path.join(scratch, "inventory.json"), "w") as out:
         json.dump(inventory, out, indent=1, sort_keys=True)
     write_package(scratch, storehost, sorted(inventory))

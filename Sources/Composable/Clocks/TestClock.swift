@@ -6,26 +6,37 @@ import Synchronization
 /// drive timers, debounces and timeouts step by step. Each woken sleeper gets the chance to
 /// run, and to sleep again (a timer's next tick), before time moves on; so a timer
 /// ticks once per interval however far the clock is advanced at once.
-public final class TestClock: Clock, Sendable {
-  public typealias Instant = ClockInstant
+///
+/// Generic over its duration as TCA's is (`TestClock<Duration>`); `TestClock()` measures in
+/// `Swift.Duration`, the only duration it supports.
+public final class TestClock<Duration: DurationProtocol & Hashable>: Sendable {
 
   private struct Sleeper {
     let id: UInt64
-    let deadline: Instant
+    let deadline: ClockInstant
     let continuation: CheckedContinuation<Void, any Error>
   }
 
   private struct Timeline {
-    var now = Instant()
+    var now = ClockInstant()
     var nextID: UInt64 = 0
     var sleepers: [Sleeper] = []
     /// How many sleeps have started: tells `advance` that a woken task slept again.
     var sleepCount: UInt64 = 0
   }
 
-  private let timeline = Mutex(Timeline())
+  private let timeline: Mutex<Timeline>
 
-  public init() {}
+  private init(timeline: Timeline) { self.timeline = Mutex(timeline) }
+}
+
+extension TestClock where Duration == Swift.Duration {
+  /// A test clock at its start, measuring in `Swift.Duration`.
+  public convenience init() { self.init(timeline: Timeline()) }
+}
+
+extension TestClock: Clock where Duration == Swift.Duration {
+  public typealias Instant = ClockInstant
 
   public var now: Instant { timeline.withLock { $0.now } }
   public var minimumResolution: Duration { .zero }

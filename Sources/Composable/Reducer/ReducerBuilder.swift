@@ -4,6 +4,12 @@
 public enum ReducerBuilder<State, Action> {
   public static func buildExpression<R: Reducer<State, Action>>(_ reducer: R) -> R { reducer }
 
+  /// A reducer of existential type, `Test() as any ReducerOf<Test>`, erased to a ``Reduce``.
+  @_disfavoredOverload
+  public static func buildExpression(_ reducer: any Reducer<State, Action>) -> Reduce<State, Action> {
+    Reduce(reducer)
+  }
+
   public static func buildPartialBlock<R: Reducer<State, Action>>(first: R) -> R { first }
 
   public static func buildPartialBlock<R0: Reducer<State, Action>, R1: Reducer<State, Action>>(

@@ -225,6 +225,10 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
   /// Read without the lock: a server asks it before every action, while the store may be busy.
   override var runningEffectCount: Int { runningEffects.load(ordering: .relaxed) }
 
+  override var runningEffectTasks: [UInt64: Task<Void, Never>] {
+    lock.withLock { _ in effects.running }
+  }
+
   // MARK: Effects (called with `lock` held)
 
   /// Starts `effect`: queues `.send` actions, starts tasks for async work, applies cancellations.
@@ -352,6 +356,9 @@ struct EffectTasks {
   private var byCancelID: [EffectID: Set<UInt64>] = [:]
 
   var count: Int { tasks.count }
+
+  /// The running tasks by their ids.
+  var running: [UInt64: Task<Void, Never>] { tasks.mapValues(\.task) }
 
   mutating func reserveID() -> UInt64 {
     defer { nextID += 1 }

@@ -5,11 +5,15 @@ extension Store {
   /// ```swift
   /// let counter = store.scope(state: \.counter, action: \.counter)
   /// ```
+  ///
+  /// Scoping again with the same paths gives the same store, while it lives.
   public func scope<ChildState: Sendable, ChildAction: Sendable>(
     state: KeyPath<State, ChildState> & Sendable,
     action: CaseKeyPath<Action, ChildAction>
   ) -> Store<ChildState, ChildAction> {
-    scope(state: state, action: AnyCasePath(action))
+    scopedStores.store(for: ScopedStores.ID(state: state, action: action)) {
+      scope(state: state, action: AnyCasePath(action))
+    }
   }
 
   /// The scope above with a hand-written case path.
@@ -39,11 +43,21 @@ extension Store {
     action casePath: AnyCasePath<Action, ChildAction>
   ) -> Store<ChildState, ChildAction>? {
     guard let initial = core.snapshot.state[keyPath: state] else { return nil }
+    return scope(initial: initial, state: { $0[keyPath: state] }, action: casePath.embed)
+  }
+
+  /// A store of child state that may go away: it shows `initial`, then each non-`nil` value
+  /// `toChildState` gives, and keeps the last one once it gives `nil`.
+  func scope<ChildState: Sendable, ChildAction: Sendable>(
+    initial: ChildState,
+    state toChildState: @escaping @Sendable (State) -> ChildState?,
+    action fromChildAction: @escaping @Sendable (ChildAction) -> Action
+  ) -> Store<ChildState, ChildAction> {
     let last = LastValue(initial)
-    let tracking = observe { _ = last.update($0.state[keyPath: state]) }
+    let tracking = observe { _ = last.update(toChildState($0.state)) }
     return Store<ChildState, ChildAction>(
       core: ScopedCore(
-        parent: core, toState: { last.update($0[keyPath: state]) }, fromAction: casePath.embed),
+        parent: core, toState: { last.update(toChildState($0)) }, fromAction: fromChildAction),
       parent: (self, tracking))
   }
 }

@@ -23,17 +23,20 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   private let parent: (any Sendable)?
   /// What `withObservationTracking` sees of this store, made at its first tracked read.
   private let observation = Mutex<StoreObservationTracking?>(nil)
+  /// The stores scoped from this one with key paths, by path.
+  let scopedStores = ScopedStores()
 
   init(core: StoreCore<State, Action>, parent: (any Sendable)?) {
     self.core = core
     self.parent = parent
+    Logger.shared.log("\(Self.typeName).init")
   }
 
   /// A root store running `reducer` from `initialState`.
   ///
   /// - Parameters:
   ///   - initialState: The first state; evaluated with the store's dependencies.
-  ///   - reducer: The feature's reducer.
+  ///   - reducer: The feature's reducer; built with the store's dependencies.
   ///   - prepareDependencies: Overrides for this store's dependencies, on top of those of
   ///     the task creating it.
   public convenience init<R: Reducer<State, Action>>(
@@ -91,17 +94,21 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   ) {
     var dependencies = DependencyValues.current
     if let prepareDependencies { DependencyValues.prepare(&dependencies, with: prepareDependencies) }
-    let state = DependencyValues.$current.withValue(dependencies) { initialState() }
+    let (state, reducer) = DependencyValues.$current.withValue(dependencies) { (initialState(), reducer()) }
     self.init(
       core: RootCore(
-        initialState: state, reducer: reducer(), dependencies: dependencies,
+        initialState: state, reducer: reducer, dependencies: dependencies,
         isDuplicate: isDuplicate, acceptChange: acceptChange, actionObserver: actionObserver),
       parent: nil)
   }
 
   deinit {
+    Logger.shared.log("\(Self.typeName).deinit")
     if parent == nil { core.tearDown() }
   }
+
+  /// `Store<(), ()>`, as the logger names stores.
+  private static var typeName: String { _typeName(Store.self, qualified: false) }
 
   /// Sends `action` to the reducer and starts the effects it returns.
   ///

@@ -8,6 +8,8 @@ class StoreCore<State: Sendable, Action: Sendable>: @unchecked Sendable {
   }
   func tearDown() { fatalError("abstract") }
   var runningEffectCount: Int { fatalError("abstract") }
+  /// The root store's running effect tasks, by id.
+  var runningEffectTasks: [UInt64: Task<Void, Never>] { fatalError("abstract") }
 }
 
 /// A child's view of a parent core: state through a function, actions embedded into the parent's.
@@ -46,4 +48,6 @@ final class ScopedCore<ParentState: Sendable, ParentAction: Sendable, State: Sen
   override func tearDown() { parent.tearDown() }
 
   override var runningEffectCount: Int { parent.runningEffectCount }
+
+  override var runningEffectTasks: [UInt64: Task<Void, Never>] { parent.runningEffectTasks }
 }
