@@ -82,6 +82,10 @@ extension Effect {
   ///
   /// An error thrown by `operation` goes to `handler`; without one, any error other than
   /// cancellation is reported as an issue.
+  ///
+  /// `operation` runs with the dependencies of where the effect is made: the store's, with
+  /// what a reducer's `.dependency(...)` or a `withDependencies { ... } operation: { .run
+  /// { ... } }` around it changed.
   public static func run(
     priority: TaskPriority? = nil,
     operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
@@ -89,10 +93,11 @@ extension Effect {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> Self {
-    Self(
+    let dependencies = DependencyValues.current
+    return Self(
       .run(priority) { send in
         do {
-          try await operation(send)
+          try await DependencyValues.$current.withValue(dependencies) { try await operation(send) }
         } catch is CancellationError {
         } catch {
           guard let handler else {

@@ -56,26 +56,9 @@ public struct _DependencyKeyWritingReducer<Base: Reducer>: Reducer {
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     var values = DependencyValues.current
     DependencyValues.prepare(&values, with: update)
+    // The effects the base returns keep these values: `Effect.run` takes them when made.
     return DependencyValues.$current.withValue(values) {
-      base.reduce(into: &state, action: action).withDependencies(values)
-    }
-  }
-}
-
-extension Effect {
-  /// This effect with its async work running under `values`.
-  func withDependencies(_ values: DependencyValues) -> Self {
-    switch operation {
-    case .none, .send, .cancel: self
-    case let .run(priority, operation):
-      Self(.run(priority) { send in
-        await DependencyValues.$current.withValue(values) { await operation(send) }
-      })
-    case let .merge(effects): Self(.merge(effects.map { $0.withDependencies(values) }))
-    case let .concatenate(effects): Self(.concatenate(effects.map { $0.withDependencies(values) }))
-    case let .cancellable(id, cancelInFlight, effect):
-      Self(.cancellable(id: id, cancelInFlight: cancelInFlight, effect.withDependencies(values)))
-    case let .throttle(window, effect): Self(.throttle(window, effect.withDependencies(values)))
+      base.reduce(into: &state, action: action)
     }
   }
 }
