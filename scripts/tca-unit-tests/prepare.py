@@ -9,7 +9,8 @@ own, with only mechanical edits: Apple-only imports dropped, `@_spi`/`@testable`
 from imports (and `XCTExpectFailure` imported from XCTestDynamicOverlay where a file has it
 from XCTest alone), test functions that use Combine, Combine schedulers, `ViewStore`, SwiftUI or
 `os.signpost` removed (listed in removed.txt), with a test class's `Set<AnyCancellable>`
-property, synchronous `@MainActor` test methods made `async` (Linux XCTest does not discover them), and `BaseTCATestCase` replaced by
+property, synchronous `@MainActor` test methods made `async` (Linux XCTest does not discover them), waits
+without a timeout given one (Linux XCTest has no default), and `BaseTCATestCase` replaced by
 `XCTestCase`. The shared helper file (`Internal/TestHelpers.swift`) goes into the targets that use it.
 Nothing of TCA is kept in this script: it reads the checkout given to it.
 """
@@ -86,6 +87,10 @@ def edit(text, main_actor_file):
             continue
         lines.append(line)
     text = "\n".join(lines).replace("BaseTCATestCase", "XCTestCase")
+    # Darwin's XCTest waits without a timeout (its default is `.infinity`); Linux's has no
+    # default. Such a wait gets a bounded one, so that an unfulfilled expectation fails the
+    # test instead of hanging the run.
+    text = re.sub(r"\b(wait\(for|fulfillment\(of): (\[[^\]\n]*\])\)", r"\1: \2, timeout: 5)", text)
 
     removed, kept = [], []
     out = []
