@@ -48,8 +48,9 @@ public struct ObservationStateTrackedMacro: AccessorMacro, PeerMacro {
     else { return [] }
     let storage = ObservationTracking.storage(of: name)
     let registrar = ObservationTracking.registrar
-    // Until the value was read under observation no one can hear of a change: it is then a
-    // plain store, with no copy of the member or of `self`.
+    // A read outside `withPerceptionTracking` is a plain load: no key path is formed (one of
+    // a generic state may be allocated). Until the value was read under observation no one
+    // can hear of a change: it is then a plain store, with no copy of the member or of `self`.
     // A change in place notifies when the member is no longer the same value: a child state
     // replaced, or anything without identity (`count += 1`), without comparing values.
     return [
@@ -61,7 +62,9 @@ public struct ObservationStateTrackedMacro: AccessorMacro, PeerMacro {
       """,
       """
       get {
-        \(raw: registrar).access(self, keyPath: \\.\(raw: name))
+        if \(raw: registrar).isTracking {
+          \(raw: registrar).access(self, keyPath: \\.\(raw: name))
+        }
         return \(raw: storage)
       }
       """,

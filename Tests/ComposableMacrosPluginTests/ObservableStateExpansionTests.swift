@@ -185,7 +185,9 @@ import Testing
               _count = initialValue
             }
             get {
-              _$observationRegistrar.access(self, keyPath: \.count)
+              if _$observationRegistrar.isTracking {
+                _$observationRegistrar.access(self, keyPath: \.count)
+              }
               return _count
             }
             set {

@@ -29,6 +29,9 @@ public struct ObservationStateRegistrar: Sendable {
   /// Gives the state a new identity: see ``ObservableState/_$willModify()``.
   public mutating func _$willModify() { location = ObservableStateID.nextLocation() }
 
+  /// Whether a read can be observed now: some `withPerceptionTracking` is running.
+  @inlinable public var isTracking: Bool { PerceptionTracking.isActive }
+
   /// Whether the state was ever read under observation: until then no one can be notified
   /// of its changes, which are then plain stores.
   @inlinable public var isObserved: Bool { storage.registrar.load() != nil }
