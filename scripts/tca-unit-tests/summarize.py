@@ -32,7 +32,7 @@ for t in targets:
     failed |= set(re.findall(r"Test (\w+)\(\) failed", log))
     ok = [k for k in kept if k in passed and k not in failed]
     total_passed += len(ok)
-    crashed = "" if re.search(r"Executed \d+ tests", log) else " (run did not finish)"
+    crashed = "" if re.search(r"Executed \d+ tests?\b", log) else " (run did not finish)"
     lines.append(f"{t}: {len(ok)} of {len(kept)} pass{crashed}; failing: {', '.join(sorted(set(kept) - set(ok)))}")
 
 print("\n".join(lines))
