@@ -10,7 +10,9 @@
 /// case's, with its payload's. Not observed: `let`s, computed properties, properties with
 /// observers or a property wrapper (`@Presents`, `@Shared`), and those marked
 /// ``ObservationStateIgnored()``. The struct gains `_$observationRegistrar`, which is no part
-/// of the state: see ``ObservationStateRegistrar`` for what it costs.
+/// of the state: see ``ObservationStateRegistrar`` for what it costs. A `Codable` struct whose
+/// coding the macro leaves to the compiler (see the warning it gives) is not observed, as
+/// synthesized `Codable` would write its registrar and storage names.
 ///
 /// A struct that declares `Codable` (or `Encodable`, `Decodable`) gets its coding from its
 /// declaration:

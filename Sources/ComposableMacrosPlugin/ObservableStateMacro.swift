@@ -23,6 +23,7 @@ public struct ObservableStateMacro: ExtensionMacro, MemberMacro, MemberAttribute
   ) throws -> [DeclSyntax] {
     let access = declaration.accessPrefix(in: context)
     if declaration.is(StructDeclSyntax.self) {
+      guard !ObservationTracking.leavesCodingToSwift(declaration) else { return [] }
       let registrar = ObservationTracking.registrar
       return [
         "@ObservationStateIgnored var \(raw: registrar) = ObservationStateRegistrar()",
@@ -100,7 +101,8 @@ public struct ObservableStateMacro: ExtensionMacro, MemberMacro, MemberAttribute
     in context: some MacroExpansionContext
   ) throws -> [AttributeSyntax] {
     guard declaration.is(StructDeclSyntax.self), let variable = member.as(VariableDeclSyntax.self),
-      ObservationTracking.isTracked(variable), !variable.attributes.contains(named: "ObservationStateTracked")
+      ObservationTracking.isTracked(variable), !variable.attributes.contains(named: "ObservationStateTracked"),
+      !ObservationTracking.leavesCodingToSwift(declaration)
     else { return [] }
     return ["@ObservationStateTracked"]
   }
@@ -114,7 +116,9 @@ public struct ObservableStateMacro: ExtensionMacro, MemberMacro, MemberAttribute
   ) throws -> [ExtensionDeclSyntax] {
     let missing = Set(protocols.map(\.trimmedDescription))
     var extensions: [ExtensionDeclSyntax] = []
-    let isObservable = declaration.is(StructDeclSyntax.self) || declaration.is(EnumDeclSyntax.self)
+    let isObservable =
+      declaration.is(EnumDeclSyntax.self)
+      || (declaration.is(StructDeclSyntax.self) && !ObservationTracking.leavesCodingToSwift(declaration))
     if isObservable, missing.contains("ObservableState") {
       extensions.append(try ExtensionDeclSyntax("extension \(type.trimmed): ObservableState {}"))
     }
@@ -181,7 +185,7 @@ struct UnsupportedCoding: DiagnosticMessage {
   var message: String {
     """
     @ObservableState cannot generate this state's coding because of \(reason), so it is left \
-    to synthesized Codable: a state saved before a property was added will not decode, and the \
+    to synthesized Codable and the state is not observed: a state saved before a property was added will not decode, and the \
     schema cannot describe it. Move it out of the state, or write init(from:) and encode(to:) \
     in the struct's body
     """

@@ -29,6 +29,21 @@ enum ObservationTracking {
     }
   }
 
+  /// Whether `declaration` is a `Codable` struct whose coding is left to synthesized
+  /// `Codable` (a member the macro cannot see the coding of): its stored properties are its
+  /// JSON members, so none may move to `_name` and no registrar may be added. It is not
+  /// observed.
+  static func leavesCodingToSwift(_ declaration: some DeclGroupSyntax) -> Bool {
+    do {
+      _ = try StateCoding(of: declaration, missing: [])
+      return false
+    } catch is UnsupportedMember {
+      return true
+    } catch {
+      return false
+    }
+  }
+
   /// The name of a tracked property's storage: `_count` for `count`, `_default` for
   /// `` `default` ``.
   static func storage(of name: String) -> String { "_" + unescaped(name) }

@@ -343,10 +343,13 @@ import Testing
       }
       """, conformances: stateConformances)
     #expect(!source.contains("init(from"))
+    // Synthesized Codable codes the stored properties: none moves to `_count`, and there is no
+    // registrar to code.
+    #expect(!source.contains("_count") && !source.contains("_$observationRegistrar") && !source.contains("ObservableState {"))
     #expect(
       diagnostics == [
         "warning: @ObservableState cannot generate this state's coding because of a 'lazy' property, so it is left "
-          + "to synthesized Codable: a state saved before a property was added will not decode, and the schema cannot "
+          + "to synthesized Codable and the state is not observed: a state saved before a property was added will not decode, and the schema cannot "
           + "describe it. Move it out of the state, or write init(from:) and encode(to:) in the struct's body"
       ])
   }
