@@ -1,5 +1,18 @@
-/// Marks a feature's state. On a struct it writes the ``BindableFields`` conformance from the
-/// properties marked ``BindingState()``: the fields clients may set with a binding action.
+/// Marks a feature's state: makes it observable, and on a struct writes the
+/// ``BindableFields`` conformance from the properties marked ``BindingState()``: the fields
+/// clients may set with a binding action.
+///
+/// A struct's stored `var`s are observed: reading `state.count` inside
+/// `withPerceptionTracking` registers the read, and the next change of `count` (in that
+/// value or a copy of it) calls the `onChange`; assigning an equal value does not, and
+/// changing a child state's property notifies the child's observers, not those of the
+/// parent's property holding it. An enum state is observed by case: its identity is its
+/// case's, with its payload's. Not observed: `let`s, computed properties, properties with
+/// observers or a property wrapper (`@Presents`, `@Shared`), and those marked
+/// ``ObservationStateIgnored()``. The struct gains `_$observationRegistrar`, which is no part
+/// of the state: see ``ObservationStateRegistrar`` for what it costs. A `Codable` struct whose
+/// coding the macro leaves to the compiler (see the warning it gives) is not observed, as
+/// synthesized `Codable` would write its registrar and storage names.
 ///
 /// A struct that declares `Codable` (or `Encodable`, `Decodable`) gets its coding from its
 /// declaration:
@@ -23,8 +36,10 @@
 ///   var step = 1                  // added later: saved states without it get 1
 /// }
 /// ```
+@attached(member, names: named(_$observationRegistrar), named(_$id), named(_$willModify))
+@attached(memberAttribute)
 @attached(
-  extension, conformances: BindableFields, JSONWritable, JSONDiffable, JSONSchemaDescribable,
+  extension, conformances: ObservableState, BindableFields, JSONWritable, JSONDiffable, JSONSchemaDescribable,
   names: named(bindableFields), named(CodingKeys), named(encode(to:)), named(init(from:)),
   named(writeJSON), named(writeJSONPatch), named(jsonSchema(in:)))
 public macro ObservableState() =
@@ -34,4 +49,16 @@ public macro ObservableState() =
 /// ``ObservableState()``; expands to nothing.
 @attached(peer)
 public macro BindingState() =
+  #externalMacro(module: "ComposableMacrosPlugin", type: "MarkerMacro")
+
+/// Put by ``ObservableState()`` on the properties it observes: the property's value moves to
+/// `_name`, its reads are registered and its changes notify its observers.
+@attached(accessor, names: named(init), named(get), named(set), named(_modify))
+@attached(peer, names: prefixed(_))
+public macro ObservationStateTracked() =
+  #externalMacro(module: "ComposableMacrosPlugin", type: "ObservationStateTrackedMacro")
+
+/// Leaves a property of an ``ObservableState()`` struct unobserved: its changes notify no one.
+@attached(peer)
+public macro ObservationStateIgnored() =
   #externalMacro(module: "ComposableMacrosPlugin", type: "MarkerMacro")

@@ -8,6 +8,7 @@ nonisolated(unsafe) let composableMacros: [String: any Macro.Type] = [
   "MarkerMacro": MarkerMacro.self,
   "NestedCasePathableMacro": NestedCasePathableMacro.self,
   "ObservableStateMacro": ObservableStateMacro.self,
+  "ObservationStateTrackedMacro": ObservationStateTrackedMacro.self,
   "ReducerMacro": ReducerMacro.self,
   "StoreSendableMacro": StoreSendableMacro.self,
 ]

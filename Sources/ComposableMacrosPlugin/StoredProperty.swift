@@ -4,8 +4,9 @@ import SwiftSyntax
 struct StoredProperty {
   /// The name as written, backticks included.
   let name: String
-  /// What coding reads and writes: the property itself, or `_name`, the storage of a
-  /// property wrapper (`@Shared`, `@Presents`), whose own `Codable` conformance is used.
+  /// What coding reads and writes: the property itself (a `let`), or `_name`: the storage
+  /// of a property `@ObservableState` observes, or of a property wrapper (`@Shared`,
+  /// `@Presents`), whose own `Codable` conformance is used.
   let storage: String
   /// Whether the property has a value before an initializer runs: an initial value, a
   /// wrapper's arguments (`@Shared(.board)`), or `nil` for an optional `var` or `@Presents`.
@@ -22,7 +23,7 @@ struct StoredProperty {
   /// Wrappers whose storage synthesized `Codable` encodes under the property's name.
   static let knownWrappers = ["Shared", "SharedReader", "Presents", "PresentationState"]
   /// Attributes that change nothing in the coding.
-  static let markers = ["BindingState"]
+  static let markers = ["BindingState", "ObservationStateIgnored", "ObservationStateTracked"]
 }
 
 /// Why the coding of a struct cannot be known from its declaration, and where.
@@ -54,6 +55,8 @@ extension StoredProperty {
           throw UnsupportedMember(node: Syntax(binding.pattern), reason: "a property declared with a tuple pattern")
         }
         if let accessors = binding.accessorBlock, try isComputed(accessors) { continue }
+        // `_$observationRegistrar`, and any other `_$` member: observation, not state.
+        if identifier.hasPrefix("_$") { continue }
         let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
         // A `var` of optional type starts at `nil`, and so does a `@Presents` wrapping one.
         let type = binding.typeAnnotation?.type
@@ -65,7 +68,9 @@ extension StoredProperty {
         let hasDefault = binding.initializer != nil || wrapper?.arguments != nil || startsAtNil
         properties.append(
           StoredProperty(
-            name: identifier, storage: wrapper == nil ? identifier : "_\(unescaped(identifier))",
+            name: identifier,
+            storage: wrapper != nil || ObservationTracking.isTracked(variable)
+              ? ObservationTracking.storage(of: identifier) : identifier,
             hasDefault: hasDefault, isLet: isLet))
       }
     }

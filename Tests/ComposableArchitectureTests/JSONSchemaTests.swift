@@ -54,10 +54,13 @@ private struct Validated: Codable {
 
   init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    age = try container.decode(Int.self, forKey: .age)
+    // Checked before it is assigned: an observed property cannot be read before every
+    // property is set.
+    let age = try container.decode(Int.self, forKey: .age)
     guard age >= 0 else {
       throw DecodingError.dataCorruptedError(forKey: .age, in: container, debugDescription: "negative")
     }
+    self.age = age
     name = try container.decode(String.self, forKey: .name)
   }
 }

@@ -12,7 +12,11 @@ func expand(_ source: String, conformances: [String: [String]]) -> (source: Stri
   let file = Parser.parse(source: source)
   let context = BasicMacroExpansionContext(sourceFiles: [file: .init(moduleName: "App", fullFilePath: "App.swift")])
   var specs: [String: MacroSpec] = [:]
-  for (name, macro) in [("ObservableState", ObservableStateMacro.self), ("CasePathable", CasePathableMacro.self)] as [(String, any Macro.Type)] {
+  let macros: [(String, any Macro.Type)] = [
+    ("ObservableState", ObservableStateMacro.self), ("CasePathable", CasePathableMacro.self),
+    ("ObservationStateTracked", ObservationStateTrackedMacro.self), ("ObservationStateIgnored", MarkerMacro.self),
+  ]
+  for (name, macro) in macros {
     specs[name] = MacroSpec(type: macro, conformances: conformances[name, default: []].map { TypeSyntax(stringLiteral: $0) })
   }
   let expanded = file.expand(macroSpecs: specs, contextGenerator: { _ in context }, indentationWidth: .spaces(2))
@@ -21,4 +25,4 @@ func expand(_ source: String, conformances: [String: [String]]) -> (source: Stri
 }
 
 /// What `@ObservableState` may add to a struct that has none of its conformances.
-let stateConformances = ["ObservableState": ["BindableFields", "JSONWritable", "JSONDiffable", "JSONSchemaDescribable"]]
+let stateConformances = ["ObservableState": ["ObservableState", "BindableFields", "JSONWritable", "JSONDiffable", "JSONSchemaDescribable"]]

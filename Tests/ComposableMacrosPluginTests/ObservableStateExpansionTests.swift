@@ -22,6 +22,9 @@ import Testing
     let extensions = source.firstRange(of: "extension State").map { source[$0.lowerBound...] }
     #expect(
       extensions == #"""
+        extension State: ObservableState {
+        }
+
         extension State: BindableFields {
           /// The fields marked `@BindingState`.
           public static var bindableFields: [BindableField<Self>] {
@@ -49,9 +52,9 @@ import Testing
           /// an extension is a redeclaration of this one.
           public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeProperty(self.title, forKey: .title)
-            try container.encodeProperty(self.count, forKey: .count)
-            try container.encodeProperty(self.note, forKey: .note)
+            try container.encodeProperty(self._title, forKey: .title)
+            try container.encodeProperty(self._count, forKey: .count)
+            try container.encodeProperty(self._note, forKey: .note)
             try container.encodeProperty(self.id, forKey: .id)
             try container.encodeProperty(self.version, forKey: .version)
             try container.encodeProperty(self._total, forKey: .total)
@@ -66,9 +69,9 @@ import Testing
           /// an extension is a redeclaration of this one.
           public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeProperty(&self.title, forKey: .title)
-            try container.decodeProperty(&self.count, forKey: .count)
-            try container.decodeProperty(&self.note, forKey: .note)
+            try container.decodeProperty(&self._title, forKey: .title)
+            try container.decodeProperty(&self._count, forKey: .count)
+            try container.decodeProperty(&self._note, forKey: .note)
             self.id = try container.decodeProperty(\Self.id, forKey: .id)
             try container.decodeProperty(&self._total, forKey: .total)
             self._owned = try container.decodeProperty(\Self._owned, forKey: .owned)
@@ -78,12 +81,12 @@ import Testing
           /// Writes the JSON of `encode(to:)` in one pass, members in name order.
           public func writeJSON(to writer: inout JSONWriter) throws {
             writer.beginObject()
-            try writer.field("count", self.count)
+            try writer.field("count", self._count)
             try writer.field("detail", self._detail)
             try writer.field("id", self.id)
-            try writer.field("note", self.note)
+            try writer.field("note", self._note)
             try writer.field("owned", self._owned)
-            try writer.field("title", self.title)
+            try writer.field("title", self._title)
             try writer.field("total", self._total)
             try writer.field("version", self.version)
             writer.endObject()
@@ -92,12 +95,12 @@ import Testing
           /// Diffs the members: equal ones are skipped, changed ones diffed or replaced.
           public static func writeJSONPatch(from old: Self, to new: Self, into patch: inout JSONPatchWriter) throws {
             patch.beginObject()
-            try patch.field("count", old.count, new.count)
+            try patch.field("count", old._count, new._count)
             try patch.field("detail", old._detail, new._detail)
             try patch.field("id", old.id, new.id)
-            try patch.field("note", old.note, new.note)
+            try patch.field("note", old._note, new._note)
             try patch.field("owned", old._owned, new._owned)
-            try patch.field("title", old.title, new.title)
+            try patch.field("title", old._title, new._title)
             try patch.field("total", old._total, new._total)
             try patch.field("version", old.version, new.version)
             patch.endObject()
@@ -106,9 +109,9 @@ import Testing
           /// The JSON Schema of this state, from its declaration: no decoding runs.
           public static func jsonSchema(in context: inout JSONSchemaContext) -> JSONValue {
             context.object([
-              JSONSchemaProperty("title", \Self.title, hasDefault: true),
-              JSONSchemaProperty("count", \Self.count, hasDefault: true),
-              JSONSchemaProperty("note", \Self.note, hasDefault: true),
+              JSONSchemaProperty("title", \Self._title, hasDefault: true),
+              JSONSchemaProperty("count", \Self._count, hasDefault: true),
+              JSONSchemaProperty("note", \Self._note, hasDefault: true),
               JSONSchemaProperty("id", \Self.id, hasDefault: false),
               JSONSchemaProperty("version", \Self.version, hasDefault: true),
               JSONSchemaProperty("total", \Self._total, hasDefault: true),
@@ -118,6 +121,157 @@ import Testing
           }
         }
         """#)
+  }
+
+  @Test func aStructGetsARegistrarAndCodesTheStorageOfItsObservedVars() {
+    let (source, diagnostics) = expand(
+      """
+      @ObservableState
+      public struct State: Codable {
+        @BindingState var title = ""
+        var count: Int
+        let id: UUID
+        @Presents var detail: Detail.State?
+        @ObservationStateIgnored var cache = 0
+        var visits = 0 { didSet {} }
+        var doubled: Int { count * 2 }
+      }
+      """, conformances: stateConformances)
+    #expect(diagnostics == [])
+    #expect(
+      source.contains(
+        """
+          var _$observationRegistrar = ObservationStateRegistrar()
+
+          public var _$id: ObservableStateID {
+            _$observationRegistrar.id
+          }
+
+          public mutating func _$willModify() {
+            _$observationRegistrar._$willModify()
+          }
+        }
+
+        extension State: ObservableState {
+        }
+        """))
+    // Observed vars are coded through their storage; lets, wrapped, ignored, observed-by-didSet
+    // and computed properties as before.
+    for (name, storage) in [
+      ("title", "_title"), ("count", "_count"), ("id", "id"), ("detail", "_detail"), ("cache", "cache"),
+      ("visits", "visits"),
+    ] {
+      #expect(source.contains("try container.encodeProperty(self.\(storage), forKey: .\(name))"), "\(name)")
+    }
+    #expect(!source.contains("case doubled"))
+  }
+
+  @Test func anObservedVarIsComputedOverItsStorageThroughTheRegistrar() {
+    let (source, diagnostics) = expand(
+      """
+      struct State {
+        @ObservationStateTracked var count: Int
+        @ObservationStateTracked var `default` = true
+      }
+      """, conformances: [:])
+    #expect(diagnostics == [])
+    #expect(
+      source.hasPrefix(
+        #"""
+        struct State {
+          var count: Int {
+            @storageRestrictions(initializes: _count)
+            init(initialValue) {
+              _count = initialValue
+            }
+            get {
+              if _$observationRegistrar.isTracking {
+                _$observationRegistrar.access(self, keyPath: \.count)
+              }
+              return _count
+            }
+            set {
+              if _$observationRegistrar.isObserved {
+                _$observationRegistrar.mutate(self, keyPath: \.count, &_count, newValue, _$isIdentityEqual, _$shouldNotifyObservers)
+              } else {
+                _count = newValue
+              }
+            }
+            _modify {
+              guard _$observationRegistrar.isObserved else {
+                yield &_count
+                return
+              }
+              let oldValue = _$observationRegistrar.willModify(self, keyPath: \.count, &_count)
+              defer {
+                _$observationRegistrar.didModify(self, keyPath: \.count, &_count, oldValue, _$isIdentityEqual)
+              }
+              yield &_count
+            }
+          }
+
+          private var _count: Int
+        """#))
+    #expect(source.contains(#"_$observationRegistrar.access(self, keyPath: \.`default`)"#))
+    #expect(source.contains("private var _default = true"))
+  }
+
+  @Test func anEnumIsIdentifiedByItsCaseAndPayloadUnderItsOwnIfs() {
+    let (source, diagnostics) = expand(
+      """
+      @ObservableState
+      enum State {
+        case child(Child.State)
+        #if os(macOS)
+          case mac(id: Child.State)
+        #endif
+        case idle, pair(Int, Int)
+      }
+      """, conformances: stateConformances)
+    #expect(diagnostics == [])
+    #expect(
+      source.drop(while: \.isNewline) == """
+        enum State {
+          case child(Child.State)
+          #if os(macOS)
+            case mac(id: Child.State)
+          #endif
+          case idle, pair(Int, Int)
+
+          var _$id: ObservableStateID {
+            switch self {
+            case let .child(v0):
+              return ObservableStateID._$id(for: v0)._$tag(0)
+            #if os(macOS)
+            case let .mac(v0):
+              return ObservableStateID._$id(for: v0)._$tag(1)
+            #endif
+            case .idle:
+              return ObservableStateID()._$tag(2)
+            case .pair:
+              return ObservableStateID()._$tag(3)
+            }
+          }
+
+          mutating func _$willModify() {
+            if case var .child(v0) = self {
+              Composable._$willModify(&v0)
+              self = .child(v0)
+              return
+            }
+            #if os(macOS)
+            if case var .mac(v0) = self {
+              Composable._$willModify(&v0)
+              self = .mac(id: v0)
+              return
+            }
+            #endif
+          }
+        }
+
+        extension State: ObservableState {
+        }
+        """)
   }
 
   @Test func codingKeysDeclaredInTheBodyAreHonouredWithTheirRawValues() {
@@ -136,12 +290,12 @@ import Testing
       """#, conformances: stateConformances)
     #expect(diagnostics == [])
     #expect(!source.contains("private enum CodingKeys"))
-    #expect(source.contains("try container.encodeProperty(self.count, forKey: .count)"))
-    #expect(!source.contains(".cache"), "not in CodingKeys: not coded")
-    #expect(source.contains(#"try writer.field("Count", self.count)"#))
-    #expect(source.contains(#"try writer.field("a/b~c", self.label)"#))
+    #expect(source.contains("try container.encodeProperty(self._count, forKey: .count)"))
+    #expect(!source.contains("forKey: .cache"), "not in CodingKeys: not coded")
+    #expect(source.contains(#"try writer.field("Count", self._count)"#))
+    #expect(source.contains(#"try writer.field("a/b~c", self._label)"#))
     #expect(!source.contains("JSONDiffable"), "a patch path would need the name escaped")
-    #expect(source.contains(#"JSONSchemaProperty("a/b~c", \Self.label, hasDefault: true)"#))
+    #expect(source.contains(#"JSONSchemaProperty("a/b~c", \Self._label, hasDefault: true)"#))
     let (quoted, _) = expand(
       #"""
       @ObservableState
@@ -151,7 +305,7 @@ import Testing
       }
       """#, conformances: stateConformances)
     #expect(!quoted.contains("writeJSON"), "a name JSON escapes is written through encode(to:)")
-    #expect(quoted.contains(#"JSONSchemaProperty("say \"hi\"", \Self.label, hasDefault: true)"#))
+    #expect(quoted.contains(#"JSONSchemaProperty("say \"hi\"", \Self._label, hasDefault: true)"#))
   }
 
   @Test func encodeAndDecodeWrittenInTheBodyAreKept() {
@@ -189,10 +343,13 @@ import Testing
       }
       """, conformances: stateConformances)
     #expect(!source.contains("init(from"))
+    // Synthesized Codable codes the stored properties: none moves to `_count`, and there is no
+    // registrar to code.
+    #expect(!source.contains("_count") && !source.contains("_$observationRegistrar") && !source.contains("ObservableState {"))
     #expect(
       diagnostics == [
         "warning: @ObservableState cannot generate this state's coding because of a 'lazy' property, so it is left "
-          + "to synthesized Codable: a state saved before a property was added will not decode, and the schema cannot "
+          + "to synthesized Codable and the state is not observed: a state saved before a property was added will not decode, and the schema cannot "
           + "describe it. Move it out of the state, or write init(from:) and encode(to:) in the struct's body"
       ])
   }

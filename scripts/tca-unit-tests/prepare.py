@@ -9,7 +9,8 @@ own, with only mechanical edits: Apple-only imports dropped, `@testable` dropped
 (`@_spi(...)` kept) (and `XCTExpectFailure` imported from XCTestDynamicOverlay where a file has it
 from XCTest alone), test functions that use Combine, Combine schedulers, `ViewStore`, SwiftUI or
 `os.signpost` removed (listed in removed.txt), with a test class's `Set<AnyCancellable>`
-property, synchronous `@MainActor` test methods made `async` (Linux XCTest does not discover them), and `BaseTCATestCase` replaced by
+property and the helpers whose signature names such a type (`_ view: some View`), synchronous `@MainActor` test methods made `async` (Linux XCTest does not discover them), waits
+without a timeout given one (Linux XCTest has no default), and `BaseTCATestCase` replaced by
 `XCTestCase`. StoreHost is a dependency with its `URLSession` trait on, as an app that uses
 `@Dependency(\\.urlSession)` on Linux has it. The shared helper file (`Internal/TestHelpers.swift`) goes into the targets that use it.
 Free `test...` functions outside a test class are compile-time checks (no runner calls
@@ -92,6 +93,10 @@ def edit(text, main_actor_file):
             continue
         lines.append(line)
     text = "\n".join(lines).replace("BaseTCATestCase", "XCTestCase")
+    # Darwin's XCTest waits without a timeout (its default is `.infinity`); Linux's has no
+    # default. Such a wait gets a bounded one, so that an unfulfilled expectation fails the
+    # test instead of hanging the run.
+    text = re.sub(r"\b(wait\(for|fulfillment\(of): (\[[^\]\n]*\])\)", r"\1: \2, timeout: 5)", text)
 
     removed, kept, compile_only = [], [], []
     out = []
@@ -134,7 +139,26 @@ def edit(text, main_actor_file):
             out.append(decl)
         pos = end
     out.append(text[pos:])
-    return "".join(out), kept, removed, compile_only
+    return remove_non_portable_helpers("".join(out)), kept, removed, compile_only
+
+
+# A helper function (not a test), with the attributes on the lines above it.
+HELPER_DECL = re.compile(
+    r"^([ \t]*(?:@\w+(?:\([^)]*\))?[ \t]*\n)*)[ \t]*(?:(?:private|fileprivate|static)\s+)*func (?!test)\w+[^{\n]*\{", re.M)
+
+
+def remove_non_portable_helpers(text):
+    """Removes the helpers whose signature names a non-portable type (`_ view: some View`):
+    only the removed tests could call them."""
+    out, pos = [], 0
+    for m in HELPER_DECL.finditer(text):
+        if m.start() < pos or not NON_PORTABLE_RE.search(m.group(0)):
+            continue
+        end = matching_brace(text, m.end() - 1)
+        out.append(text[pos:m.start()])
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def import_overlay(text):

@@ -59,7 +59,9 @@ private struct DumpReader {
     case .optional:
       return mirror.children.first.map { .some(read($0.value)) } ?? .text("nil")
     case .struct:
-      return .group(DumpGroup(kind: .structure, open: type + "(", close: ")"), fields(mirror))
+      return .group(
+        DumpGroup(kind: .structure, open: type + "(", close: ")"),
+        fields(mirror, observed: value is any ObservableState))
     case .class:
       let id = ObjectIdentifier(value as AnyObject)
       guard visiting.insert(id).inserted else { return .text(type + "(↩︎)") }
@@ -110,13 +112,16 @@ private struct DumpReader {
   }
 
   /// The stored properties of a struct or class (with its superclasses'), in order.
-  private mutating func fields(_ mirror: Mirror) -> [DumpChild] {
+  /// An `observed` struct is an `@ObservableState` one, whose observed `var count` is
+  /// stored as `_count`.
+  private mutating func fields(_ mirror: Mirror, observed: Bool = false) -> [DumpChild] {
     var children = mirror.superclassMirror.map { fields($0) } ?? []
     for child in mirror.children {
       guard let label = child.label, !label.hasPrefix("_$") else { continue }
       // `@Shared var count` is stored as `_count`, `@Presents var destination` as
-      // `_destination`; show them by their names.
-      let isWrapper = child.value is any SharedBoxHolder || child.value is any PresentationStateProtocol
+      // `_destination`, and so is an observed `var count`; show them by their names.
+      let isWrapper =
+        observed || child.value is any SharedBoxHolder || child.value is any PresentationStateProtocol
       let name = isWrapper && label.hasPrefix("_") ? String(label.dropFirst()) : label
       children.append(DumpChild(label: name, node: read(child.value)))
     }

@@ -249,3 +249,12 @@ extension IdentifiedArray: Decodable where Element: Decodable & Identifiable, ID
   }
 }
 
+
+extension IdentifiedArray {
+  /// Whether `other` holds elements with the same ids, in the same order: compared in place,
+  /// without building the arrays of ids.
+  func hasSameIDs(as other: Self) -> Bool {
+    elements.count == other.elements.count
+      && zip(elements, other.elements).allSatisfy { $0[keyPath: id] == $1[keyPath: other.id] }
+  }
+}

@@ -1,3 +1,4 @@
+import Observation
 import Synchronization
 
 /// The state of a feature presented by its parent (a sheet, an alert, a drill-down), `nil`
@@ -15,10 +16,14 @@ public struct PresentationState<State> {
     var value: State?
     /// Which presentation the value belongs to: it changes when one is presented.
     var presentationID: Int
+    /// The observers of the presented value, made at its first read under
+    /// `withPerceptionTracking` and kept by the copies of this box.
+    let registrar = AtomicLazyReference<ObservationStateRegistrar.Registrar>()
 
-    init(value: State?, presentationID: Int) {
+    init(value: State?, presentationID: Int, registrar: ObservationStateRegistrar.Registrar? = nil) {
       self.value = value
       self.presentationID = presentationID
+      if let registrar { _ = self.registrar.storeIfNil(registrar) }
     }
   }
 
@@ -48,7 +53,8 @@ public struct PresentationState<State> {
   private var uniqueStorage: Storage {
     mutating get {
       if !isKnownUniquelyReferenced(&storage) {
-        storage = Storage(value: storage.value, presentationID: storage.presentationID)
+        storage = Storage(
+          value: storage.value, presentationID: storage.presentationID, registrar: storage.registrar.load())
       }
       return storage
     }
@@ -61,8 +67,19 @@ public struct PresentationState<State> {
   /// dismissing the first then leaves the new one in place, and the first one's effects are
   /// cancelled. Changes made in place (`state.destination?.edit?.title = ...`) keep the
   /// presentation.
+  ///
+  /// It is observable, as TCA's `@Presents` property of an `@ObservableState` is: a read
+  /// inside `withPerceptionTracking` is notified when another state is presented (one of
+  /// another identity, or another case of an enum state) or the presentation ends, not when
+  /// the presented state changes in place (its own properties notify their readers).
   public var wrappedValue: State? {
-    get { value }
+    get {
+      if PerceptionTracking.isActive {
+        (storage.registrar.load() ?? storage.registrar.storeIfNil(.init())).registrar
+          .access(self, keyPath: \.wrappedValue)
+      }
+      return value
+    }
     set {
       let storage = uniqueStorage
       if let newValue,
@@ -70,13 +87,41 @@ public struct PresentationState<State> {
       {
         storage.presentationID = PresentationIdentities.next()
       }
-      storage.value = newValue
+      guard let observed = storage.registrar.load(), !Self.isSamePresentation(storage.value, newValue) else {
+        storage.value = newValue
+        return
+      }
+      observed.registrar.withMutation(of: self, keyPath: \.wrappedValue) { storage.value = newValue }
     }
     _modify {
       let storage = uniqueStorage
       let wasPresented = storage.value != nil
-      yield &storage.value
+      if let observed = storage.registrar.load() {
+        let oldValue = storage.value
+        yield &storage.value
+        if !Self.isSamePresentation(oldValue, storage.value) {
+          let newValue = storage.value
+          storage.value = oldValue
+          observed.registrar.withMutation(of: self, keyPath: \.wrappedValue) { storage.value = newValue }
+        }
+      } else {
+        yield &storage.value
+      }
       if !wasPresented, storage.value != nil { storage.presentationID = PresentationIdentities.next() }
+    }
+  }
+
+  /// Whether `new` is the state `old` was: both `nil`, or observable states of one identity.
+  private static func isSamePresentation(_ old: State?, _ new: State?) -> Bool {
+    switch (old, new) {
+    case (nil, nil): true
+    case let (old?, new?):
+      if let old = old as? any ObservableState, let new = new as? any ObservableState {
+        old._$id == new._$id
+      } else {
+        false
+      }
+    default: false
     }
   }
 
@@ -115,6 +160,8 @@ extension PresentationState: Equatable where State: Equatable {
 }
 
 extension PresentationState: Sendable where State: Sendable {}
+
+extension PresentationState: Observable {}
 
 extension PresentationState: Encodable where State: Encodable {
   public func encode(to encoder: any Encoder) throws {

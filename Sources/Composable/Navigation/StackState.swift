@@ -169,3 +169,10 @@ extension StackState: Decodable where Element: Decodable {
     }
   }
 }
+
+extension StackState {
+  /// Whether `other` holds elements pushed with the same ids, in the same order.
+  func hasSameIDs(as other: Self) -> Bool {
+    elements.count == other.elements.count && zip(elements, other.elements).allSatisfy { $0.id == $1.id }
+  }
+}

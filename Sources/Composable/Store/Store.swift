@@ -138,6 +138,13 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     return try body(core.snapshot.state)
   }
 
+  /// The current state. Observable (see `withObservationTracking`): any change of it
+  /// notifies.
+  public var state: State {
+    trackAccess()
+    return core.snapshot.state
+  }
+
   /// A field of the current state: `store.count`. Observable (see `withObservationTracking`).
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
     trackAccess()
