@@ -315,6 +315,9 @@ def sessions(binary, args):
         row(f"{count:,} demo sessions, each with an open {kind} stream: server RSS before / after",
             f"{before / 1024:.1f} MiB / {after / 1024:.1f} MiB")
         row("memory per session (RSS delta / sessions)", f"{(after - before) / count:.2f} KiB")
+        # Opening the streams can outlast the server's keep-alive idle timeout (60 s), which
+        # closes the connection that created the sessions: the changes go on a new one.
+        client = Client(server.port)
         for round in range(args.rounds):
             for stream in opened:  # the heartbeats and earlier changes
                 try:
