@@ -3,44 +3,15 @@ import ComposableTesting
 import Foundation
 import Testing
 
-/// A timer sheet, identified: presenting another one (another `id`) replaces it.
-@Reducer
-private struct TimerSheet {
-  struct State: Equatable, Identifiable {
-    let id: Int
-    var ticks = 0
-  }
-
-  enum Action: Equatable {
-    case startTapped
-    case tick
-  }
-
-  @Dependency(\.continuousClock) var clock
-
-  var body: some ReducerOf<Self> {
-    Reduce { state, action in
-      switch action {
-      case .startTapped:
-        return .run { send in
-          for await _ in clock.timer(interval: .seconds(1)) { await send(.tick) }
-        }
-      case .tick:
-        state.ticks += 1
-        return .none
-      }
-    }
-  }
-}
-
+/// A stopwatch sheet, presented by id: showing another id replaces the one shown.
 @Reducer
 private struct Timers {
   struct State: Equatable {
-    @Presents var sheet: TimerSheet.State?
+    @Presents var sheet: Stopwatch.State?
   }
 
   enum Action: Equatable {
-    case sheet(PresentationAction<TimerSheet.Action>)
+    case sheet(PresentationAction<Stopwatch.Action>)
     case showTapped(id: Int)
   }
 
@@ -49,16 +20,16 @@ private struct Timers {
       switch action {
       case .sheet(.dismiss):
         // Dismissing the first sheet shows the next one instead.
-        if state.sheet?.id == 1 { state.sheet = TimerSheet.State(id: 2) }
+        if state.sheet?.id == 1 { state.sheet = Stopwatch.State(id: 2) }
         return .none
       case .sheet:
         return .none
       case let .showTapped(id):
-        state.sheet = TimerSheet.State(id: id)
+        state.sheet = Stopwatch.State(id: id)
         return .none
       }
     }
-    .ifLet(\.$sheet, action: \.sheet) { TimerSheet() }
+    .ifLet(\.$sheet, action: \.sheet) { Stopwatch() }
   }
 }
 
@@ -71,7 +42,7 @@ private struct Timers {
     $0.continuousClock = clock
   }
   await store.send(.showTapped(id: 7)) {
-    $0.sheet = TimerSheet.State(id: 7)
+    $0.sheet = Stopwatch.State(id: 7)
   }
   await store.send(.sheet(.presented(.startTapped)))
   await clock.advance(by: .seconds(1))
@@ -79,7 +50,7 @@ private struct Timers {
     $0.sheet?.ticks = 1
   }
   await store.send(.showTapped(id: 8)) {
-    $0.sheet = TimerSheet.State(id: 8)
+    $0.sheet = Stopwatch.State(id: 8)
   }
   // The first sheet's timer is gone: no more ticks arrive.
   await clock.advance(by: .seconds(3))
@@ -90,11 +61,11 @@ private struct Timers {
 
 @MainActor
 @Test func whatTheParentPresentsWhileDismissingStaysPresented() async {
-  let store = TestStore(initialState: Timers.State(sheet: TimerSheet.State(id: 1))) {
+  let store = TestStore(initialState: Timers.State(sheet: Stopwatch.State(id: 1))) {
     Timers()
   }
   await store.send(.sheet(.dismiss)) {
-    $0.sheet = TimerSheet.State(id: 2)
+    $0.sheet = Stopwatch.State(id: 2)
   }
   await store.send(.sheet(.dismiss)) {
     $0.sheet = nil

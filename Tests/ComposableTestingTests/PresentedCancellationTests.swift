@@ -2,45 +2,6 @@ import ComposableArchitecture
 import ComposableTesting
 import Testing
 
-/// A stopwatch that ticks until it is stopped, by the id of its own timer: with a
-/// `.cancel(id:)` effect, or with `Task.cancel(id:)` in an effect.
-@Reducer
-private struct Stopwatch {
-  struct State: Equatable {
-    var ticks = 0
-  }
-
-  enum Action: Equatable {
-    case startTapped
-    case stopTapped
-    case stopFromEffectTapped
-    case tick
-  }
-
-  enum CancelID { case timer }
-
-  @Dependency(\.continuousClock) var clock
-
-  var body: some ReducerOf<Self> {
-    Reduce { state, action in
-      switch action {
-      case .startTapped:
-        return .run { send in
-          for await _ in clock.timer(interval: .seconds(1)) { await send(.tick) }
-        }
-        .cancellable(id: CancelID.timer)
-      case .stopTapped:
-        return .cancel(id: CancelID.timer)
-      case .stopFromEffectTapped:
-        return .run { _ in Task.cancel(id: CancelID.timer) }
-      case .tick:
-        state.ticks += 1
-        return .none
-      }
-    }
-  }
-}
-
 /// Two stopwatches presented side by side, and buttons that stop both.
 @Reducer
 private struct Stopwatches {
@@ -69,14 +30,20 @@ private struct Stopwatches {
   }
 }
 
+/// Both stopwatches presented, on `clock`.
 @MainActor
-@Test func aPresentedFeatureCancelsOnlyItsOwnEffects() async {
-  let clock = TestClock()
-  let store = TestStore(initialState: Stopwatches.State(left: Stopwatch.State(), right: Stopwatch.State())) {
+private func twoStopwatches(on clock: TestClock<Duration>) -> TestStoreOf<Stopwatches> {
+  TestStore(initialState: Stopwatches.State(left: Stopwatch.State(), right: Stopwatch.State())) {
     Stopwatches()
   } withDependencies: {
     $0.continuousClock = clock
   }
+}
+
+@MainActor
+@Test func aPresentedFeatureCancelsOnlyItsOwnEffects() async {
+  let clock = TestClock()
+  let store = twoStopwatches(on: clock)
   await store.send(.left(.presented(.startTapped)))
   await store.send(.right(.presented(.startTapped)))
   await store.send(.left(.presented(.stopTapped)))
@@ -90,11 +57,7 @@ private struct Stopwatches {
 @MainActor
 @Test func aParentCancelsItsPresentedFeaturesEffectsByTheirIDs() async {
   let clock = TestClock()
-  let store = TestStore(initialState: Stopwatches.State(left: Stopwatch.State(), right: Stopwatch.State())) {
-    Stopwatches()
-  } withDependencies: {
-    $0.continuousClock = clock
-  }
+  let store = twoStopwatches(on: clock)
   await store.send(.left(.presented(.startTapped)))
   await store.send(.right(.presented(.startTapped)))
   await store.send(.stopAllTapped)
@@ -104,11 +67,7 @@ private struct Stopwatches {
 @MainActor
 @Test func aPresentedFeaturesTaskCancelCancelsOnlyItsOwnEffects() async {
   let clock = TestClock()
-  let store = TestStore(initialState: Stopwatches.State(left: Stopwatch.State(), right: Stopwatch.State())) {
-    Stopwatches()
-  } withDependencies: {
-    $0.continuousClock = clock
-  }
+  let store = twoStopwatches(on: clock)
   await store.send(.left(.presented(.startTapped)))
   await store.send(.right(.presented(.startTapped)))
   await store.send(.left(.presented(.stopFromEffectTapped))).finish()
@@ -122,11 +81,7 @@ private struct Stopwatches {
 @MainActor
 @Test func aParentsTaskCancelCancelsItsPresentedFeaturesEffects() async {
   let clock = TestClock()
-  let store = TestStore(initialState: Stopwatches.State(left: Stopwatch.State(), right: Stopwatch.State())) {
-    Stopwatches()
-  } withDependencies: {
-    $0.continuousClock = clock
-  }
+  let store = twoStopwatches(on: clock)
   await store.send(.left(.presented(.startTapped)))
   await store.send(.right(.presented(.startTapped)))
   await store.send(.stopAllFromEffectTapped).finish()

@@ -2,54 +2,20 @@ import ComposableArchitecture
 import ComposableTesting
 import Testing
 
-/// A ticker that can be stopped by a `.cancel(id:)` effect, by `Task.cancel(id:)` in an
-/// effect, or by `Task.cancel(id:)` in the reducer.
-@Reducer
-private struct Ticker {
-  struct State: Equatable {
-    var ticks = 0
-  }
-
-  enum Action: Equatable {
-    case startTapped
-    case stopFromEffectTapped
-    case stopFromReducerTapped
-    case tick
-  }
-
-  enum CancelID { case timer }
-
-  @Dependency(\.continuousClock) var clock
-
-  var body: some ReducerOf<Self> {
-    Reduce { state, action in
-      switch action {
-      case .startTapped:
-        return .run { send in
-          for await _ in clock.timer(interval: .seconds(1)) { await send(.tick) }
-        }
-        .cancellable(id: CancelID.timer)
-      case .stopFromEffectTapped:
-        return .run { _ in Task.cancel(id: CancelID.timer) }
-      case .stopFromReducerTapped:
-        Task.cancel(id: CancelID.timer)
-        return .none
-      case .tick:
-        state.ticks += 1
-        return .none
-      }
-    }
+/// A stopwatch's test store, on `clock`.
+@MainActor
+private func stopwatch(on clock: TestClock<Duration>) -> TestStoreOf<Stopwatch> {
+  TestStore(initialState: Stopwatch.State()) {
+    Stopwatch()
+  } withDependencies: {
+    $0.continuousClock = clock
   }
 }
 
 @MainActor
 @Test func taskCancelInAnEffectCancelsTheStoresEffect() async {
   let clock = TestClock()
-  let store = TestStore(initialState: Ticker.State()) {
-    Ticker()
-  } withDependencies: {
-    $0.continuousClock = clock
-  }
+  let store = stopwatch(on: clock)
   await store.send(.startTapped)
   await clock.advance(by: .seconds(1))
   await store.receive(.tick) {
@@ -62,11 +28,7 @@ private struct Ticker {
 @MainActor
 @Test func taskCancelInAReducerCancelsTheStoresEffect() async {
   let clock = TestClock()
-  let store = TestStore(initialState: Ticker.State()) {
-    Ticker()
-  } withDependencies: {
-    $0.continuousClock = clock
-  }
+  let store = stopwatch(on: clock)
   await store.send(.startTapped)
   await store.send(.stopFromReducerTapped)
   await clock.advance(by: .seconds(5))
@@ -75,16 +37,8 @@ private struct Ticker {
 @MainActor
 @Test func taskCancelInOneStoreLeavesAnotherStoresEffects() async {
   let clock = TestClock()
-  let store = TestStore(initialState: Ticker.State()) {
-    Ticker()
-  } withDependencies: {
-    $0.continuousClock = clock
-  }
-  let otherStore = TestStore(initialState: Ticker.State()) {
-    Ticker()
-  } withDependencies: {
-    $0.continuousClock = clock
-  }
+  let store = stopwatch(on: clock)
+  let otherStore = stopwatch(on: clock)
   await store.send(.startTapped)
   await otherStore.send(.startTapped)
   await store.send(.stopFromEffectTapped).finish()
@@ -147,30 +101,30 @@ private struct Download {
 /// Two cases with the same kind of child, scoped with case paths.
 private struct Tabs: Reducer {
   enum State: Equatable {
-    case first(Ticker.State)
-    case second(Ticker.State)
+    case first(Stopwatch.State)
+    case second(Stopwatch.State)
   }
 
   enum Action: Equatable {
-    case first(Ticker.Action)
-    case second(Ticker.Action)
+    case first(Stopwatch.Action)
+    case second(Stopwatch.Action)
     case secondTapped
   }
 
   var body: some ReducerOf<Self> {
     Reduce { state, action in
-      if action == .secondTapped { state = .second(Ticker.State()) }
+      if action == .secondTapped { state = .second(Stopwatch.State()) }
       return .none
     }
-    .ifCaseLet(/State.first, action: /Action.first) { Ticker() }
-    .ifCaseLet(/State.second, action: /Action.second) { Ticker() }
+    .ifCaseLet(/State.first, action: /Action.first) { Stopwatch() }
+    .ifCaseLet(/State.second, action: /Action.second) { Stopwatch() }
   }
 }
 
 @MainActor
 @Test func ifCaseLetWithCasePathsCancelsACaseLeftForASibling() async {
   let clock = TestClock()
-  let store = TestStore(initialState: Tabs.State.first(Ticker.State())) {
+  let store = TestStore(initialState: Tabs.State.first(Stopwatch.State())) {
     Tabs()
   } withDependencies: {
     $0.continuousClock = clock
@@ -181,7 +135,7 @@ private struct Tabs: Reducer {
     try (/Tabs.State.first).modify(&$0) { $0.ticks = 1 }
   }
   await store.send(.secondTapped) {
-    $0 = .second(Ticker.State())
+    $0 = .second(Stopwatch.State())
   }
   await clock.advance(by: .seconds(1))
 }

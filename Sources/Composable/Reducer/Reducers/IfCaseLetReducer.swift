@@ -79,16 +79,7 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
           .cancellable(id: childEffectsID(state))
         state = casePath.embed(childState)
       } else {
-        reportIssue(
-          """
-          An "ifCaseLet" at "\(fileID):\(line)" received a child action when child state was \
-          set to a different case.
-
-            Action:
-              \(childAction)
-
-          Make sure the child's effects end, or are cancelled, when the state leaves its case.
-          """, fileID: fileID, line: line)
+        reportChildActionInAnotherCase(#"An "ifCaseLet""#, childAction, fileID: fileID, line: line)
       }
     }
     let idInCase = casePath.extract(from: state).map { _ in childEffectsID(state) }

@@ -41,16 +41,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
         .map(toChildAction.embed)
     case let .casePath(casePath, fileID, line):
       guard var childState = casePath.extract(from: state) else {
-        reportIssue(
-          """
-          A "Scope" at "\(fileID):\(line)" received a child action when child state was set \
-          to a different case.
-
-            Action:
-              \(childAction)
-
-          Make sure the child's effects end, or are cancelled, when the state leaves its case.
-          """, fileID: fileID, line: line)
+        reportChildActionInAnotherCase(#"A "Scope""#, childAction, fileID: fileID, line: line)
         return .none
       }
       defer { state = casePath.embed(childState) }
@@ -93,4 +84,21 @@ extension Scope {
 enum ChildStatePath<Root, Value> {
   case keyPath(WritableKeyPath<Root, Value>)
   case casePath(AnyCasePath<Root, Value>, fileID: StaticString, line: UInt)
+}
+
+/// Reports a child action that reached `reducer` (`A "Scope"`, `An "ifCaseLet"`, declared at
+/// `fileID:line`) while the parent's state was in another case than the child's.
+func reportChildActionInAnotherCase(
+  _ reducer: String, _ action: Any, fileID: StaticString, filePath: StaticString = #filePath, line: UInt
+) {
+  reportIssue(
+    """
+    \(reducer) at "\(fileID):\(line)" received a child action when child state was set to a \
+    different case.
+
+      Action:
+        \(action)
+
+    Make sure the child's effects end, or are cancelled, when the state leaves its case.
+    """, fileID: fileID, filePath: filePath, line: line)
 }
