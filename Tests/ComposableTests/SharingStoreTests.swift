@@ -162,6 +162,57 @@ private func eventually(_ condition: () -> Bool) async -> Bool {
     }
   }
 
+  @Test func aSharedValueHeldInTwoPlacesIsFollowedUntilBothLetItGo() {
+    struct Holder: Equatable {
+      var first: SharedCounter.State?
+      var others: [SharedCounter.State] = []
+    }
+    enum Step { case hold, dropFirst, dropOthers }
+    let count = Shared(0)
+    let store = Store(initialState: Holder()) {
+      Reduce<Holder, Step> { state, step in
+        switch step {
+        case .hold:
+          state.first = SharedCounter.State(count: count)
+          state.others = [SharedCounter.State(count: count)]
+        case .dropFirst:
+          state.first = nil
+        case .dropOthers:
+          state.others = []
+        }
+        return .none
+      }
+    }
+    store.send(.hold)
+    count.withLock { $0 += 1 }
+    #expect(store.snapshot.version == 2)
+    store.send(.dropFirst)
+    count.withLock { $0 += 1 }
+    #expect(store.snapshot.version == 4)
+    #expect(store.others.first?.count == 2)
+    store.send(.dropOthers)
+    count.withLock { $0 += 1 }
+    #expect(store.snapshot.version == 5)
+  }
+
+  @Test func aSharedValueMovedWithinTheStateIsStillFollowed() {
+    struct Holder: Equatable {
+      var children: [SharedCounter.State] = []
+      var parked: SharedCounter.State?
+    }
+    let count = Shared(0)
+    let store = Store(initialState: Holder(children: [SharedCounter.State(count: count)])) {
+      Reduce<Holder, Bool> { state, _ in
+        state.parked = state.children.removeFirst()
+        return .none
+      }
+    }
+    store.send(true)
+    count.withLock { $0 += 1 }
+    #expect(store.snapshot.version == 2)
+    #expect(store.parked?.count == 1)
+  }
+
   @Test func aReleasedStoreStopsFollowing() {
     let count = Shared(0)
     var store: StoreOf<SharedCounter>? = Store(initialState: SharedCounter.State(count: count)) { SharedCounter() }

@@ -4,7 +4,7 @@ import Synchronization
 /// runs effects in tasks it can cancel by id. Everything mutable is guarded by `lock`.
 ///
 /// It follows the shared values its state holds (found by reflection when it starts, and
-/// after an action when a shared value was made or the state changed): a change of one
+/// after an action in the parts of the state it changed): a change of one
 /// made anywhere publishes a new version. Changes made while reducing are delivered to
 /// other stores after `lock` is released, so stores never wait for each other's locks.
 final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action>, @unchecked Sendable {
@@ -125,7 +125,11 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
       if !cancelling.isEmpty { cancelling.removeAll(keepingCapacity: true) }
     }
     let isUnchanged = previous.map { isDuplicate?($0, state) ?? false } ?? false
-    if sharedSubscriptions.needsScan(stateChanged: !isUnchanged) { followSharedValues() }
+    if let previous {
+      followSharedValues(from: previous)
+    } else if sharedSubscriptions.needsScan(stateChanged: !isUnchanged) {
+      followSharedValues()
+    }
     let sharedChanged = sharedSubscriptions.advance(sharedChanges.boxes)
     if sharedChanged || !isUnchanged {
       // The snapshot is made only for someone to see: a generic value costs a metadata lookup.
@@ -175,6 +179,14 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
   /// Follows the shared values the state holds now. Called with `lock` held.
   private func followSharedValues() {
     sharedSubscriptions.update(from: state) { [weak self] id, change in
+      self?.sharedValueDidChange(id, change)
+    }
+  }
+
+  /// Follows the shared values the state holds now, searching only the parts that differ
+  /// from `previous`, the state at the last look. Called with `lock` held.
+  private func followSharedValues(from previous: State) {
+    sharedSubscriptions.update(from: previous, to: state) { [weak self] id, change in
       self?.sharedValueDidChange(id, change)
     }
   }

@@ -24,14 +24,43 @@ extension SharedReader: SharedBoxHolder {
 /// Each type is looked at once, into a ``Plan``: a plain struct is read field by field at
 /// the fields' offsets, only the fields whose types can hold shared values; what has no such
 /// layout (enums with payloads, collections, existentials) is read through its `Mirror`.
-/// So a store that looks again after every change pays for the parts that can hold shared
-/// values, not for the whole state.
+/// A store that looks again after a change compares the state with the one before it
+/// (``tallyChanges(from:to:into:)``) and searches only the parts whose bytes differ, so it
+/// pays for what changed, not for the whole state.
 enum SharedScan {
   /// The boxes of the shared values anywhere in `value`, each once.
   static func boxes<Value>(in value: Value) -> [AnySharedBox] {
-    var found: [ObjectIdentifier: AnySharedBox] = [:]
-    collect(value, into: &found)
-    return Array(found.values)
+    var tally = Tally()
+    collect(value, count: 1, into: &tally)
+    return tally.counts.values.map(\.box)
+  }
+
+  /// The shared values of `value`, each with the number of places holding it.
+  static func tally<Value>(of value: Value) -> Tally {
+    var tally = Tally()
+    collect(value, count: 1, into: &tally)
+    return tally
+  }
+
+  /// Counts the shared values `new` holds in the parts where its bytes differ from `old`'s,
+  /// less those `old` holds there. Parts with the same bytes hold the same shared values:
+  /// values reach what they hold through copy-on-write buffers and immutable boxes, which a
+  /// change replaces while `old` is alive (classes are not searched).
+  static func tallyChanges<Value>(from old: Value, to new: Value, into tally: inout Tally) {
+    withUnsafeBytes(of: old) { old in
+      withUnsafeBytes(of: new) { new in
+        tallyChanges(Value.self, size: old.count, from: old.baseAddress, to: new.baseAddress, into: &tally)
+      }
+    }
+  }
+
+  /// Shared boxes with a count each: how many places hold them, or how many more do.
+  struct Tally {
+    fileprivate(set) var counts: [ObjectIdentifier: (box: AnySharedBox, count: Int)] = [:]
+
+    fileprivate mutating func add(_ box: AnySharedBox, _ count: Int) {
+      counts[ObjectIdentifier(box), default: (box, 0)].count += count
+    }
   }
 
   /// How values of one type are searched.
@@ -41,48 +70,46 @@ enum SharedScan {
     /// A ``Shared`` or ``SharedReader``.
     case holder
     /// A struct or tuple read at these offsets: its fields that can hold shared values.
-    case fields([(offset: Int, type: Any.Type)])
+    case fields([(offset: Int, size: Int, type: Any.Type)])
     /// An existential: searched by the type of the value it holds.
     case dynamic
     /// Anything else: its mirror's children.
     case mirror
   }
 
-  private static func collect<Value>(_ value: Value, into found: inout [ObjectIdentifier: AnySharedBox]) {
+  private static func collect<Value>(_ value: Value, count: Int, into tally: inout Tally) {
     switch plan(for: Value.self) {
     case .skip:
       return
     case .holder:
-      let box = (value as! any SharedBoxHolder).sharedBox
-      found[ObjectIdentifier(box)] = box
+      tally.add((value as! any SharedBoxHolder).sharedBox, count)
     case .fields(let fields):
       withUnsafeBytes(of: value) { bytes in
-        for field in fields { collectField(of: field.type, at: bytes.baseAddress! + field.offset, into: &found) }
+        for field in fields {
+          collectField(of: field.type, at: bytes.baseAddress! + field.offset, count: count, into: &tally)
+        }
       }
     case .dynamic:
       // A dynamic cast looks through the box; `value as Any` would box it once more.
       if let holder = value as? any SharedBoxHolder {
-        let box = holder.sharedBox
-        found[ObjectIdentifier(box)] = box
+        tally.add(holder.sharedBox, count)
       } else {
-        collectChildren(of: Mirror(reflecting: value), into: &found)
+        collectChildren(of: Mirror(reflecting: value), count: count, into: &tally)
       }
     case .mirror:
-      collectChildren(of: Mirror(reflecting: value), into: &found)
+      collectChildren(of: Mirror(reflecting: value), count: count, into: &tally)
     }
   }
 
-  private static func collectChildren(of mirror: Mirror, into found: inout [ObjectIdentifier: AnySharedBox]) {
+  private static func collectChildren(of mirror: Mirror, count: Int, into tally: inout Tally) {
     guard mirror.displayStyle != .class else { return }
-    for child in mirror.children { collectDynamic(child.value, into: &found) }
+    for child in mirror.children { collectDynamic(child.value, count: count, into: &tally) }
   }
 
   /// Reads the field of type `type` stored at `address` and searches it.
-  private static func collectField(
-    of type: Any.Type, at address: UnsafeRawPointer, into found: inout [ObjectIdentifier: AnySharedBox]
-  ) {
+  private static func collectField(of type: Any.Type, at address: UnsafeRawPointer, count: Int, into tally: inout Tally) {
     func read<Field>(_: Field.Type) {
-      collect(address.load(as: Field.self), into: &found)
+      collect(address.load(as: Field.self), count: count, into: &tally)
     }
     _openExistential(type, do: read)
   }
@@ -90,9 +117,28 @@ enum SharedScan {
   /// Searches a value known only as `Any` (a mirror's child) by its dynamic type. Only for
   /// values whose static type is `Any`: a generic value of an existential type would be
   /// boxed again.
-  private static func collectDynamic(_ value: Any, into found: inout [ObjectIdentifier: AnySharedBox]) {
-    func open<Value>(_ value: Value) { collect(value, into: &found) }
+  private static func collectDynamic(_ value: Any, count: Int, into tally: inout Tally) {
+    func open<Value>(_ value: Value) { collect(value, count: count, into: &tally) }
     _openExistential(value, do: open)
+  }
+
+  /// ``tallyChanges(from:to:into:)`` for the `size` bytes of a `type` at `old` and `new`:
+  /// a struct's fields are compared one by one, anything else searched whole when it differs.
+  private static func tallyChanges(
+    _ type: Any.Type, size: Int, from old: UnsafeRawPointer?, to new: UnsafeRawPointer?, into tally: inout Tally
+  ) {
+    guard size > 0, let old, let new, memcmp(old, new, size) != 0 else { return }
+    switch plan(for: type) {
+    case .skip:
+      return
+    case .fields(let fields):
+      for field in fields {
+        tallyChanges(field.type, size: field.size, from: old + field.offset, to: new + field.offset, into: &tally)
+      }
+    case .holder, .dynamic, .mirror:
+      collectField(of: type, at: old, count: -1, into: &tally)
+      collectField(of: type, at: new, count: 1, into: &tally)
+    }
   }
 
   // MARK: Re-attaching
@@ -158,6 +204,11 @@ enum SharedScan {
     return plan
   }
 
+  private static func size(of type: Any.Type) -> Int {
+    func size<Value>(_: Value.Type) -> Int { MemoryLayout<Value>.size }
+    return _openExistential(type, do: size)
+  }
+
   private static func makePlan(for type: Any.Type) -> Plan {
     guard SharedTypeAnalysis.mayHoldSharedValues(type) else { return .skip }
     if type is any SharedBoxHolder.Type { return .holder }
@@ -166,9 +217,9 @@ enum SharedScan {
     case .other: return .mirror
     case .plain: break
     }
-    var fields: [(offset: Int, type: Any.Type)] = []
+    var fields: [(offset: Int, size: Int, type: Any.Type)] = []
     _ = _forEachField(of: type) { _, offset, fieldType, _ in
-      if SharedTypeAnalysis.mayHoldSharedValues(fieldType) { fields.append((offset, fieldType)) }
+      if SharedTypeAnalysis.mayHoldSharedValues(fieldType) { fields.append((offset, size(of: fieldType), fieldType)) }
       return true
     }
     return .fields(fields)

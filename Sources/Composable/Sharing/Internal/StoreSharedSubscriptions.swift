@@ -7,6 +7,8 @@ final class StoreSharedSubscriptions {
     var seenGeneration: UInt64
     /// The root value at `seenGeneration` (or a later one), for snapshots.
     var seenValue: any Sendable
+    /// How many places of the state hold the box.
+    var holders: Int
   }
 
   /// Ordered by the boxes' identities. A state holds few shared values, so a sorted list.
@@ -15,41 +17,67 @@ final class StoreSharedSubscriptions {
   }
   /// ``snapshot()`` since `entries` last changed: reading the state again costs no copy.
   private var lastSnapshot: SharedSnapshot?
-  /// ``SharedBoxCount/created`` when the state was last scanned.
+  /// `SharedHandles.made` when the state was last scanned whole.
   private var scannedAtCount = -1
 
-  /// Whether the state may hold other shared values than at the last scan: a shared value
-  /// was made since (a new one, or one for a key), or the state changed while it held some.
+  /// Whether a state that ``update(from:onChange:)`` cannot compare with the one before
+  /// it may hold other shared values than at the last scan: a shared value was made since
+  /// (a new one, or one for a key), or the state changed while it held some.
   /// (An equal state holds the same shared values, short of one swapped for another
   /// existing one with an equal value.)
   func needsScan(stateChanged: Bool) -> Bool {
     SharedHandles.made.load(ordering: .relaxed) != scannedAtCount || (stateChanged && !entries.isEmpty)
   }
 
-  /// Subscribes to the shared values in `state` not yet followed, with `onChange`, and
-  /// drops those the state no longer holds.
+  /// Follows exactly the shared values in `state`, with `onChange` for those not yet
+  /// followed.
   func update<State>(
     from state: State,
     onChange: @escaping @Sendable (ObjectIdentifier, SharedChange) -> Void
   ) {
     scannedAtCount = SharedHandles.made.load(ordering: .relaxed)
-    let boxes = SharedScan.boxes(in: state)
-    guard !boxes.isEmpty || !entries.isEmpty else { return }
+    let tally = SharedScan.tally(of: state)
+    guard !tally.counts.isEmpty || !entries.isEmpty else { return }
     var kept: [Entry] = []
-    kept.reserveCapacity(boxes.count)
-    for box in boxes.sorted(by: { ObjectIdentifier($0) < ObjectIdentifier($1) }) {
-      if let entry = entries.first(where: { $0.box === box }) {
+    kept.reserveCapacity(tally.counts.count)
+    for (id, found) in tally.counts.sorted(by: { $0.key < $1.key }) {
+      if var entry = entries.first(where: { ObjectIdentifier($0.box) == id }) {
+        entry.holders = found.count
         kept.append(entry)
       } else {
-        let id = ObjectIdentifier(box)
-        let generation = box.generation.load(ordering: .sequentiallyConsistent)
-        kept.append(
-          Entry(
-            box: box, subscription: box.subscribe { onChange(id, $0) }, seenGeneration: generation,
-            seenValue: box.anyValue))
+        kept.append(subscribe(found.box, holders: found.count, onChange: onChange))
       }
     }
     entries = kept
+  }
+
+  /// Follows the shared values of `state`, which was `previous` when this last looked:
+  /// only the parts whose bytes differ are searched (see ``SharedScan/tallyChanges(from:to:into:)``).
+  func update<State>(
+    from previous: State, to state: State,
+    onChange: @escaping @Sendable (ObjectIdentifier, SharedChange) -> Void
+  ) {
+    var tally = SharedScan.Tally()
+    SharedScan.tallyChanges(from: previous, to: state, into: &tally)
+    for (id, change) in tally.counts where change.count != 0 {
+      if let index = entries.firstIndex(where: { ObjectIdentifier($0.box) == id }) {
+        entries[index].holders += change.count
+        if entries[index].holders <= 0 { entries.remove(at: index) }
+      } else if change.count > 0 {
+        let index = entries.firstIndex { ObjectIdentifier($0.box) > id } ?? entries.endIndex
+        entries.insert(subscribe(change.box, holders: change.count, onChange: onChange), at: index)
+      }
+    }
+  }
+
+  private func subscribe(
+    _ box: AnySharedBox, holders: Int, onChange: @escaping @Sendable (ObjectIdentifier, SharedChange) -> Void
+  ) -> Entry {
+    let id = ObjectIdentifier(box)
+    let generation = box.generation.load(ordering: .sequentiallyConsistent)
+    return Entry(
+      box: box, subscription: box.subscribe { onChange(id, $0) }, seenGeneration: generation,
+      seenValue: box.anyValue, holders: holders)
   }
 
   /// Records that the store publishes `change` of the box `id`; `false` when the store
