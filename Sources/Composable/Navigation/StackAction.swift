@@ -149,6 +149,11 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer wher
       break
     }
     let remaining = state[keyPath: toStackState].ids
+    guard remaining != idsBefore else {
+      // Written only when it changes, so a stack the action left alone keeps its bytes.
+      if state[keyPath: toStackState].mountedIDs == nil { state[keyPath: toStackState].mountedIDs = remaining }
+      return destinationEffects.merge(with: parentEffects)
+    }
     state[keyPath: toStackState].mountedIDs = remaining
     let idsAfter = Set(remaining)
     let gone = idsBefore.filter { !idsAfter.contains($0) }

@@ -60,9 +60,21 @@ public struct JSONPatchWriter {
 
   // MARK: Comparing
 
-  /// Whether `old` and `new` certainly have the same JSON, judged by `==`.
+  /// Whether `old` and `new` certainly have the same JSON: the same bytes (a part the
+  /// change left alone still shares its buffers), or else equal by `==`.
   @inlinable public mutating func isUnchanged<Value: Equatable>(_ old: Value, _ new: Value) -> Bool {
-    !mayHideChanges(Value.self) && old == new
+    !mayHideChanges(Value.self) && (Self.haveSameBytes(old, new) || old == new)
+  }
+
+  /// Whether two values are the same bytes; for a value, its inline part: what it keeps in
+  /// buffers and boxes is the same when their references are.
+  @inlinable static func haveSameBytes<Value>(_ old: Value, _ new: Value) -> Bool {
+    withUnsafeBytes(of: old) { old in
+      withUnsafeBytes(of: new) { new in
+        guard let oldBytes = old.baseAddress, let newBytes = new.baseAddress else { return true }
+        return memcmp(oldBytes, newBytes, old.count) == 0
+      }
+    }
   }
 
   @usableFromInline mutating func mayHideChanges(_ type: Any.Type) -> Bool {
