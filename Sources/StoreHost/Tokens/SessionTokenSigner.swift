@@ -22,6 +22,8 @@ public struct SessionTokenSigner: Sendable {
 
   /// The current secret's keys, which sign, then the previous secret's, which only verify.
   private let keys: [SigningKeys]
+  /// Tokens this signer verified lately: a session's requests repeat its token.
+  private let verified = VerifiedTokens()
 
   /// - Parameters:
   ///   - secret: At least ``minimumSecretLength`` random bytes; everything issued is signed
@@ -50,12 +52,15 @@ public struct SessionTokenSigner: Sendable {
   }
 
   /// The session `token` was issued for, or `nil` when it is malformed or its MAC is wrong.
-  /// The MAC is compared in constant time.
+  /// The MAC is compared in constant time; a token verified lately is found without it.
   public func verify(_ token: String) -> SessionID? {
+    if let sessionID = verified.session(of: token) { return sessionID }
     guard let signed = signedBytes(of: token, format: Self.formatVersion, headerLength: Self.nonceLength),
-      macMatches(signed)
+      macMatches(signed),
+      let sessionID = SessionID(String(decoding: signed.bytes.dropFirst(1 + Self.nonceLength), as: UTF8.self))
     else { return nil }
-    return SessionID(String(decoding: signed.bytes.dropFirst(1 + Self.nonceLength), as: UTF8.self))
+    verified.insert(token, naming: sessionID)
+    return sessionID
   }
 
   /// Whether `token` is a valid token for `sessionID` (and not for some other session).
@@ -97,6 +102,25 @@ public struct SessionTokenSigner: Sendable {
     /// Everything the MAC covers: the format byte, its header and the session id.
     let bytes: ArraySlice<UInt8>
     let mac: ArraySlice<UInt8>
+  }
+}
+
+/// The tokens a signer verified lately, with the session each names, so the requests of a
+/// session skip the MAC of a token already checked. Holds at most ``capacity`` tokens (about
+/// 150 KB), and starts over when full.
+private final class VerifiedTokens: Sendable {
+  static let capacity = 1024
+  private let sessions = Mutex<[String: SessionID]>([:])
+
+  func session(of token: String) -> SessionID? {
+    sessions.withLock { $0[token] }
+  }
+
+  func insert(_ token: String, naming sessionID: SessionID) {
+    sessions.withLock { sessions in
+      if sessions.count >= Self.capacity { sessions.removeAll(keepingCapacity: true) }
+      sessions[token] = sessionID
+    }
   }
 }
 

@@ -48,6 +48,23 @@ import Testing
     #expect(signer.verify(Base64URL.encode(forged)) == nil)
   }
 
+  @Test func aTokenVerifiedBeforeStillNamesOnlyItsSessionAndForgeriesOfItFail() throws {
+    let token = signer.issue(sessionID: id)
+    #expect(signer.verify(token) == id)
+    #expect(signer.verify(token) == id)
+    #expect(!signer.verify(token, for: SessionID.random()))
+    var forged = try #require(Base64URL.decode(token))
+    forged[forged.count - 1] ^= 0x01
+    #expect(signer.verify(Base64URL.encode(forged)) == nil)
+  }
+
+  @Test func moreTokensThanItRemembersAllStillVerify() {
+    let issued = (0..<1_100).map { _ in SessionID.random() }.map { ($0, signer.issue(sessionID: $0)) }
+    for (session, token) in issued + issued {
+      #expect(signer.verify(token) == session)
+    }
+  }
+
   @Test(arguments: ["", "a", "!!!!", String(repeating: "A", count: 5_000), "QUJD"])
   func rejectsMalformedTokens(token: String) {
     #expect(signer.verify(token) == nil)
