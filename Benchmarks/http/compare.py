@@ -247,7 +247,7 @@ def main():
                 rate, cpu = measured(storehost, f"http://127.0.0.1:{storehost.port}", 64, args.seconds,
                                      script=actions, script_args=(lines, "unchecked"))
                 record(("actions", "storehost"), (rate, cpu))
-                line.append(f"actions {rate:,.0f}")
+                line.append(f"actions {rate:,.0f} ({cpu:.0f} µs of server CPU each)")
             if "rates" in wanted:
                 for rate, connections in RATES:
                     for server in ("nginx", "storehost") if round % 2 else ("storehost", "nginx"):
