@@ -23,7 +23,7 @@
 /// ``ViewAction``'s) gets the same, so `\.view.binding.code` is a key path.
 @attached(
   member, conformances: CasePathable, Encodable, Decodable, JSONSchemaDescribable, JSONReadableAction, JSONWritable,
-  names: named(AllCasePaths), named(allCasePaths), named(encode(to:)), named(init(from:)),
+  names: named(AllCasePaths), named(allCasePaths), named(_$casePayloadTypes), named(encode(to:)), named(init(from:)),
   named(jsonSchema(in:)), named(binding), named(readJSON(from:)), named(writeJSON(to:)))
 @attached(
   extension, conformances: CasePathable, Encodable, Decodable, JSONSchemaDescribable, JSONReadableAction, JSONWritable)
@@ -34,7 +34,7 @@ public macro CasePathable() =
 /// ``CasePathable()`` on the `enum View` nested in a `@CasePathable` action, which writes it.
 @attached(
   member, conformances: CasePathable, Encodable, Decodable, JSONSchemaDescribable,
-  names: named(AllCasePaths), named(allCasePaths), named(encode(to:)), named(init(from:)),
+  names: named(AllCasePaths), named(allCasePaths), named(_$casePayloadTypes), named(encode(to:)), named(init(from:)),
   named(jsonSchema(in:)), named(binding))
 @attached(extension, conformances: CasePathable, Encodable, Decodable, JSONSchemaDescribable)
 public macro _CasePathableView() =

@@ -21,6 +21,11 @@ func casePathsSource(root: String, cases: [EnumCase], access: String) -> String 
 
     /// The case paths of each case: `\\.\(cases.first?.name ?? "case")` names one.
     \(access)static var allCasePaths: AllCasePaths { AllCasePaths() }
+
+    /// The payload type of each case.
+    \(access)static var _$casePayloadTypes: [Any.Type]? {
+      [\(cases.map { "allCasePaths.\($0.name)._valueType" }.joined(separator: ", "))]
+    }
     """
 }
 

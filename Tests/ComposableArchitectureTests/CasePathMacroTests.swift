@@ -3,6 +3,15 @@ import Foundation
 import Testing
 
 @Suite struct CasePathMacroTests {
+  @Test func theMacroNamesEachCasesPayloadType() throws {
+    let types = try #require(Shapes._$casePayloadTypes).map(ObjectIdentifier.init)
+    let expected: [Any.Type] = [
+      Void.self, String.self, Int.self, (from: Int, to: Int).self, (Int, String).self, (Int, label: String).self,
+      Int?.self, (query: String, page: Int?).self, Void.self,
+    ]
+    #expect(types == expected.map(ObjectIdentifier.init))
+  }
+
   @Test func caseWithoutPayloadIsVoid() {
     let path = AnyCasePath(\Case<Shapes>.reset)
     #expect(path.extract(from: .reset) != nil)

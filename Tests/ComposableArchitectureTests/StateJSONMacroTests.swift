@@ -92,6 +92,20 @@ struct Tally {
   }
 }
 
+/// A state that holds a shared value only inside an enum case, beside one that holds none.
+@ObservableState
+struct Board: Codable, Equatable {
+  @CasePathable
+  enum Slot: Codable, Equatable {
+    case empty
+    case tally(Tally.State)
+  }
+
+  var slot: Slot = .empty
+  var label: Slot = .empty
+  var moves = 0
+}
+
 private func conforms<Protocol>(_ type: Any.Type, to _: Protocol.Type) -> Bool {
   switch Protocol.self {
   case is (any JSONDiffable).Type: type is any JSONDiffable.Type
@@ -166,6 +180,20 @@ private func conforms<Protocol>(_ type: Any.Type, to _: Protocol.Type) -> Bool {
     let patch = try versions[2].patch(from: versions[1])
     #expect(String(decoding: patch.operations, as: UTF8.self) == #"[{"op":"replace","path":"/total","value":5}]"#)
     observation.cancel()
+  }
+
+  @Test func aSharedChangeInsideAnEnumCaseIsPatchedThere() throws {
+    let total = Shared(1)
+    let store = Store(initialState: Board(slot: .tally(Tally.State(total: total)))) {
+      Reduce<Board, Bool> { state, _ in
+        state.moves += 1
+        return .none
+      }
+    }
+    let first = store.snapshot
+    total.withLock { $0 = 5 }
+    let patch = try store.snapshot.patch(from: first)
+    #expect(String(decoding: patch.operations, as: UTF8.self) == #"[{"op":"replace","path":"/slot","value":{"tally":{"local":1,"total":5}}}]"#)
   }
 
   @Test func aPatchFromTheStoresSnapshotShowsTheFirstSharedChange() throws {

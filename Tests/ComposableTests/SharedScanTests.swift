@@ -88,6 +88,32 @@ import Testing
     #expect(SharedScan.boxes(in: erased).map(ObjectIdentifier.init) == [ObjectIdentifier(inner.sharedBox)])
   }
 
+  private enum Route: CasePathable {
+    case list([Leaf])
+    case detail(Leaf, Int)
+    struct AllCasePaths {}
+    static var allCasePaths: AllCasePaths { AllCasePaths() }
+    static var _$casePayloadTypes: [Any.Type]? { [[Leaf].self, (Leaf, Int).self] }
+  }
+
+  private enum SharedRoute: CasePathable {
+    case list([Leaf])
+    case holder(Holder)
+    struct AllCasePaths {}
+    static var allCasePaths: AllCasePaths { AllCasePaths() }
+    static var _$casePayloadTypes: [Any.Type]? { [[Leaf].self, Holder.self] }
+  }
+
+  @Test func aCasePathableEnumMayHoldSharedValuesOnlyWhenAPayloadTypeMay() {
+    #expect(!SharedTypeAnalysis.mayHoldSharedValues(Route.self))
+    #expect(!SharedTypeAnalysis.mayHoldSharedValues(PresentationState<Route>.self))
+    #expect(SharedTypeAnalysis.mayHoldSharedValues(SharedRoute.self))
+    #expect(SharedTypeAnalysis.mayHoldSharedValues(Destination.self))
+    let inner = Shared(4)
+    let route = PresentationState<SharedRoute>(wrappedValue: .holder(Holder(shared: inner)))
+    #expect(SharedScan.boxes(in: route).map(ObjectIdentifier.init) == [ObjectIdentifier(inner.sharedBox)])
+  }
+
   @Test func aPresentedStateIsSearched() {
     let inner = Shared(3)
     let presented = PresentationState(wrappedValue: Holder(shared: inner))

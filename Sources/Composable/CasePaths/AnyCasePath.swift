@@ -32,6 +32,9 @@ public struct AnyCasePath<Root, Value>: Sendable {
     ResolvedCasePaths.shared[keyPath] = self
   }
 
+  /// The type of the case's payload.
+  public var _valueType: Any.Type { Value.self }
+
   /// Wraps `value` in the case.
   public func embed(_ value: Value) -> Root { _embed(value) }
 

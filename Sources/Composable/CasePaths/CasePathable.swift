@@ -19,6 +19,10 @@ public protocol CasePathable {
   associatedtype AllCasePaths
   /// The case paths of every case.
   static var allCasePaths: AllCasePaths { get }
+  /// The payload type of each case (`Void` for none, a tuple for several values), so that
+  /// code searching values by their type can tell what the enum may hold; `nil`, the
+  /// default, when not known. `@CasePathable` writes it.
+  static var _$casePayloadTypes: [Any.Type]? { get }
 }
 
 /// A key path to an enum case: `\.counter`, `\.todos.element`. ``AnyCasePath/init(_:)``
@@ -26,6 +30,8 @@ public protocol CasePathable {
 public typealias CaseKeyPath<Root, Value> = KeyPath<Case<Root>, Case<Value>>
 
 extension CasePathable {
+  public static var _$casePayloadTypes: [Any.Type]? { nil }
+
   /// The root of this enum's case key paths, for spelling them in full: `\Action.Cases.counter`.
   public typealias Cases = Case<Self>
 

@@ -32,11 +32,16 @@ public struct SharedSnapshot: Sendable {
       }
   }
 
-  /// Whether both record the same shared values at the same generations: nothing shared
-  /// changed between them.
-  func hasSameGenerations(as other: SharedSnapshot) -> Bool {
-    entries.count == other.entries.count
-      && zip(entries, other.entries).allSatisfy { $0.box === $1.box && $0.generation == $1.generation }
+  /// The boxes recorded at another generation than in `earlier`, or recorded by one only.
+  func boxesChanged(since earlier: SharedSnapshot) -> Set<ObjectIdentifier> {
+    var changed: Set<ObjectIdentifier> = []
+    for entry in entries where !earlier.entries.contains(where: { $0.box === entry.box && $0.generation == entry.generation }) {
+      changed.insert(ObjectIdentifier(entry.box))
+    }
+    for entry in earlier.entries where !entries.contains(where: { $0.box === entry.box }) {
+      changed.insert(ObjectIdentifier(entry.box))
+    }
+    return changed
   }
 }
 

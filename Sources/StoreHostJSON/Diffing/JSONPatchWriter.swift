@@ -26,6 +26,10 @@ public struct JSONPatchWriter {
   /// Whether `==` may call values of a type equal although their JSON differs; such
   /// values are compared by their JSON instead. `nil` when `==` is always reliable.
   private let equalityMayHideChanges: ((Any.Type) -> Bool)?
+  /// For a value of a type `equalityMayHideChanges` names whose two versions have the same
+  /// bytes: whether it may still have changed (it reads, through a reference, a value that
+  /// changed), given its type and its bytes. `nil`: it may.
+  private let sameBytesMayHideChanges: ((Any.Type, UnsafeRawPointer) -> Bool)?
   /// The answers of `equalityMayHideChanges` so far: a state has few distinct types.
   private var hidingAnswers: [(type: ObjectIdentifier, hides: Bool)] = []
   /// The JSON Pointer of the part being diffed, escaped for the inside of a JSON string.
@@ -39,13 +43,18 @@ public struct JSONPatchWriter {
   ///   - newContext: The context the new value's parts are written with.
   ///   - equalityMayHideChanges: For types whose `==` may not see every change between the
   ///     two versions (values read through a reference, say); `nil` when there are none.
+  ///   - sameBytesMayHideChanges: For a value of such a type that has the same bytes in both
+  ///     versions, given its type and its bytes: whether it may have changed all the same
+  ///     (what it reads through a reference changed). `nil`: such values are always diffed.
   public init(
     oldContext: (any Sendable)? = nil, newContext: (any Sendable)? = nil,
-    equalityMayHideChanges: ((Any.Type) -> Bool)? = nil
+    equalityMayHideChanges: ((Any.Type) -> Bool)? = nil,
+    sameBytesMayHideChanges: ((Any.Type, UnsafeRawPointer) -> Bool)? = nil
   ) {
     self.oldContext = oldContext
     self.newContext = newContext
     self.equalityMayHideChanges = equalityMayHideChanges
+    self.sameBytesMayHideChanges = sameBytesMayHideChanges
   }
 
   /// The operations as a JSON array: `[{"op":...},...]`.
@@ -63,7 +72,15 @@ public struct JSONPatchWriter {
   /// Whether `old` and `new` certainly have the same JSON: the same bytes (a part the
   /// change left alone still shares its buffers), or else equal by `==`.
   @inlinable public mutating func isUnchanged<Value: Equatable>(_ old: Value, _ new: Value) -> Bool {
-    !mayHideChanges(Value.self) && (Self.haveSameBytes(old, new) || old == new)
+    if Self.haveSameBytes(old, new) { return !mayHideChanges(Value.self) || !sameBytesMayHideChanges(in: new) }
+    return !mayHideChanges(Value.self) && old == new
+  }
+
+  @usableFromInline func sameBytesMayHideChanges<Value>(in value: Value) -> Bool {
+    guard let sameBytesMayHideChanges else { return true }
+    return withUnsafeBytes(of: value) { bytes in
+      bytes.baseAddress.map { sameBytesMayHideChanges(Value.self, $0) } ?? false
+    }
   }
 
   /// Whether two values are the same bytes; for a value, its inline part: what it keeps in
@@ -382,3 +399,4 @@ public struct JSONPatchWriter {
     return writer.bytes.count
   }
 }
+

@@ -54,6 +54,14 @@ enum SharedScan {
     }
   }
 
+  /// Whether the value of type `type` stored at `address` holds a shared value whose box is
+  /// one of `boxes`.
+  static func holdsAny(of boxes: Set<ObjectIdentifier>, in type: Any.Type, at address: UnsafeRawPointer) -> Bool {
+    var tally = Tally()
+    collectField(of: type, at: address, count: 1, into: &tally)
+    return tally.counts.keys.contains(where: boxes.contains)
+  }
+
   /// Shared boxes with a count each: how many places hold them, or how many more do.
   struct Tally {
     fileprivate(set) var counts: [ObjectIdentifier: (box: AnySharedBox, count: Int)] = [:]

@@ -9,8 +9,9 @@ import Synchronization
 /// Used to skip parts of a state that can hold no shared value when a store looks for
 /// them, and when a diff must not trust `==` (which reads shared values as they are now,
 /// not as they were in the version being diffed). Classes are not looked into, as the
-/// shared-value scan does not look into them; enums with payloads, existentials and types
-/// with a custom mirror count as possible holders.
+/// shared-value scan does not look into them; enums with payloads (unless `CasePathable`,
+/// whose payload types are known), existentials and types with a custom mirror count as
+/// possible holders.
 enum SharedTypeAnalysis {
   private static let known = Mutex<[ObjectIdentifier: Bool]>([:])
   /// A copy of answers per thread, so the threads diffing thousands of sessions at once do
@@ -74,7 +75,10 @@ enum SharedTypeAnalysis {
       return false
     case .enum:
       // Enums with raw values, or all of whose cases are listed, carry no payload.
-      return !(type is any RawRepresentable.Type || type is any CaseIterable.Type)
+      if type is any RawRepresentable.Type || type is any CaseIterable.Type { return false }
+      // A case-pathable enum names its payloads' types; any other may carry anything.
+      guard let payloads = (type as? any CasePathable.Type)?._$casePayloadTypes else { return true }
+      return payloads.contains { analyze($0, visiting: &visiting) }
     case .struct, .tuple:
       if type is any CustomReflectable.Type { return true }
       var holds = false
