@@ -295,6 +295,33 @@ def streams(binary, args):
             server.stop()
 
 
+def shared_change_round(server, client, session, streams):
+    """Sends one change of the demo's shared counter from `session` and waits (up to 30 s) for
+    each of `streams` to hear of it: the arrival times, in seconds after the send, and the
+    server CPU seconds it took."""
+    for stream in streams:  # the heartbeats and earlier changes
+        try:
+            while stream.recv(65536):
+                pass
+        except BlockingIOError:
+            pass
+    poller = select.epoll()
+    for stream in streams:
+        poller.register(stream.fileno(), select.EPOLLIN)
+    cpu = server.cpu_seconds()
+    started = time.perf_counter()
+    client.send(session, b'{"shared":"incrementButtonTapped"}')
+    arrivals = []
+    while len(arrivals) < len(streams) and time.perf_counter() < started + 30:
+        for fd, _ in poller.poll(0.5):
+            arrivals.append(time.perf_counter() - started)
+            os.read(fd, 65536)
+            poller.unregister(fd)
+    poller.close()
+    time.sleep(0.5)
+    return arrivals, server.cpu_seconds() - cpu
+
+
 def sessions(binary, args):
     """Many demo sessions, each with one open stream: memory per session, and one change of the
     counter they all share reaching every stream."""
@@ -319,27 +346,7 @@ def sessions(binary, args):
         # closes the connection that created the sessions: the changes go on a new one.
         client = Client(server.port)
         for round in range(args.rounds):
-            for stream in opened:  # the heartbeats and earlier changes
-                try:
-                    while stream.recv(65536):
-                        pass
-                except BlockingIOError:
-                    pass
-            poller = select.epoll()
-            for stream in opened:
-                poller.register(stream.fileno(), select.EPOLLIN)
-            cpu = server.cpu_seconds()
-            started = time.perf_counter()
-            client.send(created[0], b'{"shared":"incrementButtonTapped"}')
-            arrivals = []
-            while len(arrivals) < count and time.perf_counter() < started + 30:
-                for fd, _ in poller.poll(0.5):
-                    arrivals.append(time.perf_counter() - started)
-                    os.read(fd, 65536)
-                    poller.unregister(fd)
-            poller.close()
-            time.sleep(0.5)
-            cpu = server.cpu_seconds() - cpu
+            arrivals, cpu = shared_change_round(server, client, created[0], opened)
             assert len(arrivals) == count, f"only {len(arrivals)} of {count} streams got the change"
             row(f"one shared change reaching all {count:,} streams (round {round + 1}), p50 / p99 / last",
                 f"{percentile(arrivals, 0.5) * 1000:.0f} ms / {percentile(arrivals, 0.99) * 1000:.0f} ms / "
