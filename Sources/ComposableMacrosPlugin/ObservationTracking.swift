@@ -47,6 +47,12 @@ enum ObservationTracking {
   /// The name of a tracked property's storage: `_count` for `count`, `_default` for
   /// `` `default` ``.
   static func storage(of name: String) -> String { "_" + unescaped(name) }
+
+  /// The binding of `declaration` when it is a property `@ObservableState` observes.
+  static func trackedBinding(of declaration: some DeclSyntaxProtocol) -> PatternBindingSyntax? {
+    guard let variable = declaration.as(VariableDeclSyntax.self), isTracked(variable) else { return nil }
+    return variable.bindings.first
+  }
 }
 
 /// `@ObservationStateTracked`, which `@ObservableState` puts on the properties it observes:
@@ -58,9 +64,7 @@ public struct ObservationStateTrackedMacro: AccessorMacro, PeerMacro {
     providingAccessorsOf declaration: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [AccessorDeclSyntax] {
-    guard let variable = declaration.as(VariableDeclSyntax.self), ObservationTracking.isTracked(variable),
-      let name = variable.bindings.first?.pattern.trimmedDescription
-    else { return [] }
+    guard let name = ObservationTracking.trackedBinding(of: declaration)?.pattern.trimmedDescription else { return [] }
     let storage = ObservationTracking.storage(of: name)
     let registrar = ObservationTracking.registrar
     // A read outside `withPerceptionTracking` is a plain load: no key path is formed (one of
@@ -113,9 +117,7 @@ public struct ObservationStateTrackedMacro: AccessorMacro, PeerMacro {
     providingPeersOf declaration: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
-    guard let variable = declaration.as(VariableDeclSyntax.self), ObservationTracking.isTracked(variable),
-      let binding = variable.bindings.first
-    else { return [] }
+    guard let binding = ObservationTracking.trackedBinding(of: declaration) else { return [] }
     let storage = ObservationTracking.storage(of: binding.pattern.trimmedDescription)
     let type = binding.typeAnnotation.map { ": " + $0.type.trimmedDescription } ?? ""
     let initializer = binding.initializer.map { " = " + $0.value.trimmedDescription } ?? ""

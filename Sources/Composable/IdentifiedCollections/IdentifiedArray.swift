@@ -249,7 +249,6 @@ extension IdentifiedArray: Decodable where Element: Decodable & Identifiable, ID
   }
 }
 
-
 extension IdentifiedArray {
   /// Whether `other` holds elements with the same ids, in the same order: compared in place,
   /// without building the arrays of ids.

@@ -178,17 +178,18 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
 
   /// Follows the shared values the state holds now. Called with `lock` held.
   private func followSharedValues() {
-    sharedSubscriptions.update(from: state) { [weak self] id, change in
-      self?.sharedValueDidChange(id, change)
-    }
+    sharedSubscriptions.update(from: state, onChange: onSharedValueChange)
   }
 
   /// Follows the shared values the state holds now, searching only the parts that differ
   /// from `previous`, the state at the last look. Called with `lock` held.
   private func followSharedValues(from previous: State) {
-    sharedSubscriptions.update(from: previous, to: state) { [weak self] id, change in
-      self?.sharedValueDidChange(id, change)
-    }
+    sharedSubscriptions.update(from: previous, to: state, onChange: onSharedValueChange)
+  }
+
+  /// What the shared values this store follows call when they change.
+  private var onSharedValueChange: @Sendable (ObjectIdentifier, SharedChange) -> Void {
+    { [weak self] id, change in self?.sharedValueDidChange(id, change) }
   }
 
   /// A shared value the state holds changed outside this store's `send`: publish the state

@@ -72,11 +72,13 @@ public struct JSONPatchWriter {
   /// Whether `old` and `new` certainly have the same JSON: the same bytes (a part the
   /// change left alone still shares its buffers), or else equal by `==`.
   @inlinable public mutating func isUnchanged<Value: Equatable>(_ old: Value, _ new: Value) -> Bool {
-    if Self.haveSameBytes(old, new) { return !mayHideChanges(Value.self) || !sameBytesMayHideChanges(in: new) }
+    if Self.haveSameBytes(old, new) { return !mayHideChanges(Value.self) || !mayHaveChangedDespiteSameBytes(new) }
     return !mayHideChanges(Value.self) && old == new
   }
 
-  @usableFromInline func sameBytesMayHideChanges<Value>(in value: Value) -> Bool {
+  /// For a value whose type may hide changes and whose bytes did not change: whether the
+  /// `sameBytesMayHideChanges` check finds it may have changed (or there is no such check).
+  @usableFromInline func mayHaveChangedDespiteSameBytes<Value>(_ value: Value) -> Bool {
     guard let sameBytesMayHideChanges else { return true }
     return withUnsafeBytes(of: value) { bytes in
       bytes.baseAddress.map { sameBytesMayHideChanges(Value.self, $0) } ?? false
@@ -399,4 +401,3 @@ public struct JSONPatchWriter {
     return writer.bytes.count
   }
 }
-

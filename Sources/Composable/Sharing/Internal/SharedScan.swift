@@ -30,9 +30,7 @@ extension SharedReader: SharedBoxHolder {
 enum SharedScan {
   /// The boxes of the shared values anywhere in `value`, each once.
   static func boxes<Value>(in value: Value) -> [AnySharedBox] {
-    var tally = Tally()
-    collect(value, count: 1, into: &tally)
-    return tally.counts.values.map(\.box)
+    tally(of: value).counts.values.map(\.box)
   }
 
   /// The shared values of `value`, each with the number of places holding it.
