@@ -60,6 +60,15 @@ public struct RequestParser: Sendable {
     buffer.append(contentsOf: bytes)
   }
 
+  /// Frees the buffer when every byte in it has been returned, for a connection that reads
+  /// nothing more for a long while (an event stream); the next ``append(_:)`` makes a new one.
+  mutating func releaseBufferIfEmpty() {
+    guard bufferedByteCount == 0 else { return }
+    buffer = []
+    scanOffset -= index
+    index = 0
+  }
+
   /// The next complete part, or `nil` when more bytes are needed.
   public mutating func next() throws(HTTPParseError) -> Part? {
     do {

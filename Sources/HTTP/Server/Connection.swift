@@ -287,6 +287,7 @@ final class Connection: @unchecked Sendable {
         return
       }
       lastStreamWrite = loop.now
+      machine.releaseInputBuffer()
       let (loop, token) = (self.loop, self.token)
       let stream = EventStream(bufferLimit: loop.core.configuration.eventStreamBufferLimit) {
         loop.scheduleStreamOutput(for: token)

@@ -90,6 +90,12 @@ struct ConnectionStateMachine {
     return [.resumeReading] + advance(now: now)
   }
 
+  /// The response is a long one (an event stream) during which nothing more is read: frees
+  /// the input buffer if it holds nothing.
+  mutating func releaseInputBuffer() {
+    parser.releaseBufferIfEmpty()
+  }
+
   /// Time passed: enforce the idle timeout and the head and body deadlines.
   mutating func tick(now: ContinuousClock.Instant) -> [Action] {
     switch phase {

@@ -116,8 +116,9 @@ final class EventFanout: Sendable {
       guard state.version > fanout.latest.version else { return }
       let previous = fanout.latest.version
       fanout.latest = state
+      // The oldest goes before the newest comes, so the array never grows past the length kept.
+      if fanout.history.count >= historyLength { fanout.history.removeFirst(fanout.history.count - historyLength + 1) }
       fanout.history.append(Step(version: state.version, patch: state.patch))
-      if fanout.history.count > historyLength { fanout.history.removeFirst(fanout.history.count - historyLength) }
       var frames = Frames(state)
       for index in fanout.clients.indices {
         let client = fanout.clients[index]

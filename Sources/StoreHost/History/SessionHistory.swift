@@ -123,7 +123,7 @@ struct SessionHistory: Sendable {
 
   /// Forgets every step; the next one must hold the whole state.
   mutating func removeAll() {
-    steps.removeAll()
+    steps = []
     checkpoints.removeAll()
     lastVersion = nil
     sinceCheckpoint = 0
@@ -148,7 +148,23 @@ struct SessionHistory: Sendable {
     }
     let firstKept = firstKeptStep
     if let first = steps.first, first.step < firstKept {
-      steps.removeFirst(steps.firstIndex { $0.step >= firstKept } ?? steps.count)
+      removeFirstSteps(steps.firstIndex { $0.step >= firstKept } ?? steps.count)
+    }
+  }
+
+  /// Drops the `count` oldest steps in memory, and the room they leave once it is most of the
+  /// array: a burst of steps waiting for their save does not leave its high-water mark behind
+  /// in every session.
+  private mutating func removeFirstSteps(_ count: Int) {
+    steps.removeFirst(count)
+    if steps.isEmpty {
+      steps = []
+    } else if steps.capacity > 2 * steps.count + 8 {
+      // `Array(steps)` would share the buffer: copy into one of the size needed.
+      var compact: [Step] = []
+      compact.reserveCapacity(steps.count)
+      compact.append(contentsOf: steps)
+      steps = compact
     }
   }
 
@@ -165,6 +181,6 @@ struct SessionHistory: Sendable {
   mutating func didSave(through step: Int) {
     firstUnsavedStep = max(firstUnsavedStep, step + 1)
     guard !keepsSavedSteps, let first = steps.first, first.step <= step else { return }
-    steps.removeFirst(steps.firstIndex { $0.step > step } ?? steps.count)
+    removeFirstSteps(steps.firstIndex { $0.step > step } ?? steps.count)
   }
 }

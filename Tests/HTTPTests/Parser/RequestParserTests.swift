@@ -43,6 +43,25 @@ private func body(_ parts: [RequestParser.Part]) -> String {
     #expect(parts.last == .end)
   }
 
+  @Test func aReleasedBufferReadsTheNextRequestAsBefore() throws {
+    var parser = RequestParser(limits: HTTPLimits())
+    parser.append(Array("GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HT".utf8))
+    #expect(try parser.next() != nil)
+    #expect(try parser.next() == .end)
+    // Bytes of the next request are still buffered: they stay.
+    parser.releaseBufferIfEmpty()
+    #expect(parser.bufferedByteCount == 9)
+    parser.append(Array("TP/1.1\r\nHost: x\r\n\r\n".utf8))
+    guard case .head(let second) = try parser.next() else { Issue.record("no second head"); return }
+    #expect(second.target == "/b")
+    #expect(try parser.next() == .end)
+    parser.releaseBufferIfEmpty()
+    #expect(parser.bufferedByteCount == 0)
+    parser.append(Array("GET /c HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+    guard case .head(let third) = try parser.next() else { Issue.record("no third head"); return }
+    #expect(third.target == "/c")
+  }
+
   @Test func headersAreCaseInsensitiveAndRepeatable() throws {
     let parts = try parse("GET / HTTP/1.1\r\nhost: x\r\nX-Tag: a\r\nx-tag: b\r\n\r\n").get()
     let headers = try #require(firstHead(parts)).headers

@@ -78,6 +78,20 @@ import Testing
     #expect(history.nextStep - firstKept >= 30 && history.nextStep - firstKept < 33)
   }
 
+  @Test func savedStepsLeaveNoRoomBehindInMemory() {
+    var history = SessionHistory(capacity: 500, keepsSavedSteps: false)
+    // A burst of steps waits for its save: the array grows to hold them.
+    for version in 0..<300 { step(&history, version: version) }
+    #expect(history.steps.capacity >= 300)
+    history.didSave(through: history.unsavedSteps(through: 297).steps.last!.step)
+    #expect(history.steps.map(\.version) == [298, 299])
+    #expect(history.steps.capacity < 16)
+    history.didSave(through: history.unsavedSteps(through: 299).steps.last!.step)
+    #expect(history.steps.isEmpty && history.steps.capacity == 0)
+    step(&history, version: 300)
+    #expect(history.steps.map(\.version) == [300])
+  }
+
   @Test func anOutlineOfTheSavedStepsIsEnoughToGoOnFromThem() {
     let outline = (0..<40).map { step in
       HistoryRecord(step: step, version: step, stateVersion: 0, json: [], state: step.isMultiple(of: 3) ? [] : nil)
