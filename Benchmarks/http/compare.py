@@ -206,6 +206,7 @@ def main():
     parser.add_argument("--only", nargs="*", default=None, help="healthz, index, big, actions, rates, idle")
     parser.add_argument("--storehost-flags", default="", help="more flags for storehost, e.g. '--busy-poll 0'")
     args = parser.parse_args()
+    bench.wait_for_quiet_machine()
     wanted = set(args.only or ["healthz", "index", "big", "actions", "rates", "idle"])
     public = public_copy()
     storehost = Storehost(args.binary, *UNLIMITED, "--public", public, *args.storehost_flags.split()).start()
@@ -298,6 +299,7 @@ def main():
         nginx.stop()
         storehost.stop()
         shutil.rmtree(public, ignore_errors=True)
+        print(f"load after: {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

@@ -69,18 +69,6 @@ def shared(args):
         server.stop()
 
 
-def wait_for_quiet_machine(limit=0.5, wait=300):
-    """Waits for the 1-minute load average to fall under `limit`, as quiet-machine.sh does."""
-    waited = 0
-    while os.getloadavg()[0] >= limit:
-        if waited >= wait:
-            sys.exit(f"the 1-minute load average is {os.getloadavg()[0]:.2f}, not under {limit}, after {wait} s: "
-                     "something else is running; stop it and run this again")
-        time.sleep(10)
-        waited += 10
-    print(f"load before: {os.getloadavg()[0]:.2f}")
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("binary")
@@ -90,7 +78,7 @@ def main():
     parser.add_argument("--sessions", type=int, default=3000)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    wait_for_quiet_machine()
+    bench.wait_for_quiet_machine()
     actions(args) if args.work == "actions" else shared(args)
     print(f"load after: {os.getloadavg()[0]:.2f}")
 
