@@ -1,4 +1,6 @@
-# Sourced by every benchmark script: figures count only from a quiet machine.
+# Sourced by every benchmark script that runs a Swift benchmark binary: figures count only
+# from a quiet machine. The Python ones (bench.py, compare.py, record.py) wait the same way
+# with bench.wait_for_quiet_machine, honouring QUIET_LOAD and QUIET_WAIT_SECONDS too.
 #
 #   source Benchmarks/quiet-machine.sh
 #   quiet_machine_start      # after the build: waits for a quiet machine, prints the load

@@ -7,6 +7,5 @@ command -v wrk > /dev/null || apt-get install -y -qq wrk > /dev/null
 command -v nginx > /dev/null || apt-get install -y -qq nginx > /dev/null
 ulimit -n "$(ulimit -Hn)"
 swift build -c release --product storehost 2>&1 | tail -1
-source Benchmarks/quiet-machine.sh
-quiet_machine_start
+# bench.py / compare.py wait for a quiet machine themselves (bench.wait_for_quiet_machine).
 python3 Benchmarks/http/compare.py "$(swift build -c release --show-bin-path)/storehost" "$@"
