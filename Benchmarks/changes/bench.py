@@ -190,6 +190,16 @@ def add_todos(client, session, count, title="Todo"):
     return time.perf_counter() - started
 
 
+def counter_action_lines(client, count=64):
+    """Creates `count` demo sessions and writes wrk_actions.lua's request lines for them ("id
+    token body", one Counter increment each) to a new temporary file; returns its path."""
+    sessions = [client.create_session() for _ in range(count)]
+    path = os.path.join(tempfile.mkdtemp(prefix="counter-actions-"), "requests.txt")
+    with open(path, "w") as file:
+        file.writelines(f"{id} {token} {{\"counter\":\"incrementButtonTapped\"}}\n" for id, token in sessions)
+    return path
+
+
 def wrk_rate(port, lines, connections, seconds):
     """Actions per second that wrk reaches cycling through `lines` ("id token body")."""
     path = os.path.join(tempfile.mkdtemp(), "requests.txt")

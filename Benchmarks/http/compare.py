@@ -218,11 +218,7 @@ def main():
             sizes = {server: head_bytes(servers[server].port, path) for server in servers}
             print(f"{name} {path}: " + ", ".join(f"{server} head {head} + body {body} bytes"
                                                  for server, (head, body) in sizes.items()))
-        client = bench.Client(storehost.port)
-        sessions = [client.create_session() for _ in range(64)]
-        lines = os.path.join(tempfile.mkdtemp(), "requests.txt")
-        with open(lines, "w") as file:
-            file.writelines(f"{id} {token} {{\"counter\":\"incrementButtonTapped\"}}\n" for id, token in sessions)
+        lines = bench.counter_action_lines(bench.Client(storehost.port))
         actions = os.path.join(HERE, "..", "changes", "wrk_actions.lua")
         for server in servers.values():
             wrk(f"http://127.0.0.1:{server.port}/healthz", 64, 1)

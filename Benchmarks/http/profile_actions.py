@@ -27,14 +27,11 @@ def main():
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument("--path", default=None)
     args = parser.parse_args()
+    bench.wait_for_quiet_machine()
     server = bench.Server(args.binary, *UNLIMITED).start()
     work = tempfile.mkdtemp(prefix="profile-actions-")
     try:
-        client = bench.Client(server.port)
-        sessions = [client.create_session() for _ in range(64)]
-        lines = os.path.join(work, "requests.txt")
-        with open(lines, "w") as file:
-            file.writelines(f"{id} {token} {{\"counter\":\"incrementButtonTapped\"}}\n" for id, token in sessions)
+        lines = bench.counter_action_lines(bench.Client(server.port))
         url = f"http://127.0.0.1:{server.port}"
         wrk = ["wrk", "-t", "2", "-c", "64", "-d", f"{args.seconds + 2}s"]
         if args.path:

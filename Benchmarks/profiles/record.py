@@ -30,11 +30,7 @@ def perf_command(pid, out, frequency):
 def actions(args):
     server = bench.Server(args.binary, *UNLIMITED).start()
     try:
-        client = bench.Client(server.port)
-        sessions = [client.create_session() for _ in range(64)]
-        lines = args.out + ".requests"
-        with open(lines, "w") as file:
-            file.writelines(f"{id} {token} {{\"counter\":\"incrementButtonTapped\"}}\n" for id, token in sessions)
+        lines = bench.counter_action_lines(bench.Client(server.port))
         url = f"http://127.0.0.1:{server.port}"
         load = subprocess.Popen(["wrk", "-t", "2", "-c", "64", "-d", f"{args.seconds + 2}s", "-s",
                                  os.path.join(HERE, "..", "changes", "wrk_actions.lua"), url, "--", lines, "unchecked"],
@@ -42,7 +38,6 @@ def actions(args):
         time.sleep(1)
         subprocess.run(perf_command(server.process.pid, args.out, 2000) + ["--", "sleep", str(args.seconds)], check=True)
         print(next(line for line in load.communicate()[0].splitlines() if "Requests/sec" in line).strip())
-        os.remove(lines)
     finally:
         server.stop()
 
