@@ -8,6 +8,10 @@
 #   pg_temp_thaw             # SIGCONTs them
 #   pg_temp_stop             # stops it and removes its directory (call it from a trap)
 #
+# PG_TEMP_FSYNC=off (exported before pg_temp_start) runs it without flushing to disk: its data
+# then survives its own crashes and restarts (the kernel keeps the writes) but not the
+# machine's, which no test makes; a slow disk's flush stalls stay out of the tests' timings.
+#
 # Uses the Debian binaries under /usr/lib/postgresql/*/bin. initdb refuses to run as root,
 # so as root the server runs as the `postgres` user (created by the Debian package).
 
@@ -38,7 +42,7 @@ pg_temp_start() {
 
 pg_temp_resume() {
   pg_temp_as_owner "$(pg_temp_bin)/pg_ctl" -D "$PG_TEMP_DIR/data" -l "$PG_TEMP_DIR/server.log" -w -t 30 \
-    -o "-h 127.0.0.1 -p $PG_TEMP_PORT -k $PG_TEMP_DIR -c max_connections=100" start > /dev/null \
+    -o "-h 127.0.0.1 -p $PG_TEMP_PORT -k $PG_TEMP_DIR -c max_connections=100 -c fsync=${PG_TEMP_FSYNC:-on}" start > /dev/null \
     || { cat "$PG_TEMP_DIR/server.log" >&2; return 1; }
 }
 

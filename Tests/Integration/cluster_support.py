@@ -4,8 +4,10 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import threading
 import time
+import uuid
 
 import httpx
 from httpx_sse import connect_sse
@@ -58,9 +60,25 @@ class Stream(threading.Thread):
         raise AssertionError(f"stream on {self.url} stopped at {self.versions[-1:]} before {version}")
 
 
-def post(client, url, session):
-    response = client.post(f"{url}/api/sessions/{session['id']}/actions", json=INCREMENT,
-                           headers={"Authorization": "Bearer " + session["token"]})
+RETRIED_CODES = ("outcome_unknown", "database_unavailable")
+
+
+def post(client, url, session, retry_seconds=10):
+    """Sends one increment, as a careful client does: with an Idempotency-Key, sent again
+    with the same key after a 503 that says the outcome is unknown or the database did not
+    answer (the machine stalled longer than a statement's 5 s), for up to `retry_seconds`.
+    Returns the version it produced; anything but 202 at the end fails."""
+    headers = {"Authorization": "Bearer " + session["token"], "Idempotency-Key": uuid.uuid4().hex}
+    deadline = time.time() + retry_seconds
+    while True:
+        response = client.post(f"{url}/api/sessions/{session['id']}/actions", json=INCREMENT, headers=headers)
+        if response.status_code != 503 or time.time() > deadline:
+            break
+        code = response.json()["error"]["code"]
+        if code not in RETRIED_CODES:
+            break
+        print(f"note: 503 {code} from {url}, sent again with the same key", file=sys.stderr)
+        time.sleep(0.1)
     assert response.status_code == 202, (response.status_code, response.text)
     return response.json()["version"]
 
