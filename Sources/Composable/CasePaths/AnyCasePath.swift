@@ -27,8 +27,12 @@ public struct AnyCasePath<Root, Value>: Sendable {
       return
     }
     let resolved = Case<Root>()[keyPath: keyPath]
-    self._embed = { resolved.embed($0) as! Root }
-    self._extract = { resolved.extract(from: $0) }
+    if let rootCase = resolved.rootCase as? Self {
+      self = rootCase
+    } else {
+      self._embed = { resolved.embed($0) as! Root }
+      self._extract = { resolved.extract(from: $0) }
+    }
     ResolvedCasePaths.shared[keyPath] = self
   }
 

@@ -5,19 +5,30 @@
 public struct Case<Value>: Sendable {
   fileprivate let _embed: @Sendable (Value) -> Any
   fileprivate let _extract: @Sendable (Any) -> Value?
+  /// The same case as a typed path from the root, when it is one of the root's own cases
+  /// (`\.counter`): an ``AnyCasePath`` resolved from it then calls the case's own functions,
+  /// without wrapping the root in `Any` and casting it back.
+  let rootCase: (any Sendable)?
+  /// Whether this is the root itself, not one of its cases.
+  private let isRoot: Bool
 
   /// The identity case: the root itself.
   public init() {
     self._embed = { $0 }
     self._extract = { $0 as? Value }
+    self.rootCase = nil
+    self.isRoot = true
   }
 
   fileprivate init(
     embed: @escaping @Sendable (Value) -> Any,
-    extract: @escaping @Sendable (Any) -> Value?
+    extract: @escaping @Sendable (Any) -> Value?,
+    rootCase: (any Sendable)? = nil
   ) {
     self._embed = embed
     self._extract = extract
+    self.rootCase = rootCase
+    self.isRoot = false
   }
 
   /// Wraps `value` into the root enum, erased.
@@ -41,7 +52,8 @@ extension Case {
     let (embedValue, extractValue) = (_embed, _extract)
     return Case<Member>(
       embed: { embedValue(path.embed($0)) },
-      extract: { extractValue($0).flatMap(path.extract(from:)) }
+      extract: { extractValue($0).flatMap(path.extract(from:)) },
+      rootCase: isRoot ? path : nil
     )
   }
 }
