@@ -34,6 +34,13 @@ import Testing
     #expect(direct[1].is(\.counter.decrementButtonTapped))
   }
 
+  @Test func bindingsReadThemselves() throws {
+    #expect((BindingAction<Todo.State>.self as Any.Type) is any JSONReadableAction.Type)
+    let direct = try #require(read(BindingAction<Todo.State>.self, #"{"title":"Milk"}"#))
+    #expect(direct == [.set(\.title, "Milk")])
+    #expect(read(BindingAction<Todo.State>.self, #"{"isSaving":true}"#) == nil)
+  }
+
   @Test func payloadsOfOtherTypesAreDecodedFromTheirValue() throws {
     let text = #"{"todos":{"element":{"id":"00000000-0000-0000-0000-000000000001","action":{"binding":{"isComplete":true}}}}}"#
     let direct = try #require(read(App.Action.self, text)?.first)
@@ -54,6 +61,13 @@ import Testing
     (#"{"todos":{"element":{"id":"00000000-0000-0000-0000-000000000001","action":{"saved":true}}}}"#, .internalCase),
     (#"[{"counter":"incrementButtonTapped"},"timerTicked"]"#, .internalCase),
     ("{}", .malformed),
+    (#"{"todos":{"element":{"id":"00000000-0000-0000-0000-000000000001","action":{"binding":{"isSaving":true}}}}}"#,
+     .nonBindableField),
+    (#"{"todos":{"element":{"id":"00000000-0000-0000-0000-000000000001","action":{"binding":{"title":"a","isComplete":true}}}}}"#,
+     .malformed),
+    (#"{"todos":{"element":{"id":"00000000-0000-0000-0000-000000000001","action":{"binding":{"isComplete":"yes"}}}}}"#,
+     .malformed),
+    (#"{"todos":{"element":{"id":"00000000-0000-0000-0000-000000000001","action":{"binding":"title"}}}}"#, .malformed),
   ])
   func givesUpWhereDecodingDecides(text: String, kind: ActionDecodingError.Kind) {
     #expect(read(App.Action.self, text) == nil)

@@ -15,6 +15,25 @@ enum WrittenAction {
   case `default`
 }
 
+/// A form whose bindings are written in one pass; `place` does not write itself.
+struct WrittenForm: Equatable {
+  struct Place: Codable, Equatable, Sendable {
+    var x: Int
+    var y: Int
+  }
+
+  var title = ""
+  var count = 0
+  var place = Place(x: 0, y: 0)
+  var isSecret = false
+}
+
+extension WrittenForm: BindableFields {
+  static var bindableFields: [BindableField<Self>] {
+    [BindableField("title", \.title), BindableField("count", \.count), BindableField("place", \.place)]
+  }
+}
+
 @Suite struct ActionWritingTests {
   /// `writeJSON(to:)` (what ``JSONEncoding`` uses) against `encode(to:)` through Foundation's
   /// own encoder: two implementations, one JSON.
@@ -38,6 +57,24 @@ enum WrittenAction {
 
   @Test func labeledPayloadsAreWrittenInTheOrderOfTheirLabels() throws {
     #expect(try written(WrittenAction.range(to: 9, from: 1)) == #"{"range":{"from":1,"to":9}}"#)
+  }
+
+  @Test(arguments: [
+    BindingAction<WrittenForm>.set(\.title, "say \"hi\"\n"), .set(\.count, 7), .set(\.place, .init(x: 1, y: 2)),
+  ])
+  func aBindingIsWrittenAsItIsEncoded(binding: BindingAction<WrittenForm>) throws {
+    #expect((BindingAction<WrittenForm>.self as Any.Type) is any JSONWritable.Type)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    #expect(
+      String(decoding: try JSONEncoding.encode(binding), as: UTF8.self)
+        == String(decoding: try encoder.encode(binding), as: UTF8.self))
+  }
+
+  @Test func writingABindingOfAnUndeclaredFieldFails() {
+    #expect(throws: EncodingError.self) {
+      try JSONEncoding.encode(BindingAction<WrittenForm>.set(\.isSecret, true))
+    }
   }
 
   private func written(_ action: WrittenAction) throws -> String {

@@ -101,12 +101,17 @@ public struct ActionReader: ~Copyable {
 
   /// The single payload of any other type: decoded from its value with `init(from:)`.
   public mutating func readPayload<Payload>(_ tag: Tag) throws(Mismatch) -> Payload {
-    guard tag.hasPayload, let decodable = Payload.self as? any Decodable.Type else { throw Mismatch() }
+    guard let payload = try readDecodedPayload(tag, as: Payload.self) as? Payload else { throw Mismatch() }
+    return payload
+  }
+
+  /// The single payload, of `type`: decoded from its value with `init(from:)`, when `type`
+  /// is `Decodable`.
+  mutating func readDecodedPayload(_ tag: Tag, as type: Any.Type) throws(Mismatch) -> Any {
+    guard tag.hasPayload, let decodable = type as? any Decodable.Type else { throw Mismatch() }
     let value = try attempt { (json: inout JSONReader) throws(JSONParseError) in try json.readValue() }
     try end(tag)
-    guard let payload = try? value.decodeOpened(decodable, userInfo: Self.userInfo) as? Payload else {
-      throw Mismatch()
-    }
+    guard let payload = try? value.decodeOpened(decodable, userInfo: Self.userInfo) else { throw Mismatch() }
     return payload
   }
 

@@ -23,6 +23,9 @@ public struct BindableField<Root>: Sendable {
   public let keyPath: PartialKeyPath<Root> & Sendable
   /// The binding action setting this field to the value under its name in a container.
   let decode: @Sendable (KeyedDecodingContainer<ActionCodingKey>) throws -> BindingAction<Root>
+  /// The binding action setting this field to the value a reader is at, after the field's
+  /// name (``ActionReader``'s fast path).
+  let read: @Sendable (inout ActionReader, ActionReader.Tag) throws(ActionReader.Mismatch) -> BindingAction<Root>
   /// The field's type, for its schema.
   let valueType: Any.Type
 
@@ -38,6 +41,12 @@ public struct BindableField<Root>: Sendable {
       let key = ActionCodingKey(name)
       let value = try decodeOpaque(Value.self, at: container.codingPath + [key]) {
         try container.decode($0, forKey: key)
+      }
+      return .set(keyPath, value)
+    }
+    self.read = { reader, tag throws(ActionReader.Mismatch) in
+      guard let value = try reader.readDecodedPayload(tag, as: Value.self) as? Value else {
+        throw ActionReader.Mismatch()
       }
       return .set(keyPath, value)
     }
