@@ -11,7 +11,7 @@ extension BindingAction: Encodable where Root: BindableFields {
   /// The JSON name of the field this action sets.
   /// - Throws: `EncodingError.invalidValue` when it is not one of `Root`'s bindable fields.
   private func fieldName(codingPath: [any CodingKey]) throws -> String {
-    guard let field = Root.bindableFields.first(where: { $0.keyPath == keyPath }) else {
+    guard let field = BindableFieldIndex<Root>.shared.field(at: keyPath) else {
       throw EncodingError.invalidValue(
         self,
         EncodingError.Context(
@@ -73,7 +73,7 @@ extension BindingAction: Decodable where Root: BindableFields {
 extension BindingAction: JSONReadableAction where Root: BindableFields {
   public static func readJSON(from reader: inout ActionReader) throws(ActionReader.Mismatch) -> Self {
     let tag = try reader.readCase()
-    guard let field = Root.bindableFields.first(where: { $0.name == tag.name }) else { throw ActionReader.Mismatch() }
+    guard let field = BindableFieldIndex<Root>.shared.field(named: tag.name) else { throw ActionReader.Mismatch() }
     return try field.read(&reader, tag)
   }
 }
