@@ -25,12 +25,13 @@ struct WrittenForm: Equatable {
   var title = ""
   var count = 0
   var place = Place(x: 0, y: 0)
+  var note: String?
   var isSecret = false
 }
 
 extension WrittenForm: BindableFields {
   static var bindableFields: [BindableField<Self>] {
-    [BindableField("title", \.title), BindableField("count", \.count), BindableField("place", \.place)]
+    [BindableField("title", \.title), BindableField("count", \.count), BindableField("place", \.place), BindableField("note", \.note)]
   }
 }
 
@@ -60,7 +61,8 @@ extension WrittenForm: BindableFields {
   }
 
   @Test(arguments: [
-    BindingAction<WrittenForm>.set(\.title, "say \"hi\"\n"), .set(\.count, 7), .set(\.place, .init(x: 1, y: 2)),
+    BindingAction<WrittenForm>.set(\.title, "say \"hi\"\n"), .set(\.count, 7), .set(\.place, .init(x: 1, y: 2)), .set(\.note, nil),
+    .set(\.note, "n"),
   ])
   func aBindingIsWrittenAsItIsEncoded(binding: BindingAction<WrittenForm>) throws {
     #expect((BindingAction<WrittenForm>.self as Any.Type) is any JSONWritable.Type)
