@@ -169,7 +169,7 @@ public typealias IdentifiedArrayOf<Element: Identifiable> = IdentifiedArray<Elem
 extension IdentifiedArray where Element: Identifiable, ID == Element.ID {
   /// An array of `elements`, identified by their `id`.
   public init(uniqueElements elements: some Sequence<Element>) {
-    self.init(uniqueElements: elements, id: \.id)
+    self.init(uniqueElements: elements, id: IdentityKeyPaths.id(of: Element.self))
   }
 
   /// An empty array.
@@ -255,5 +255,23 @@ extension IdentifiedArray {
   func hasSameIDs(as other: Self) -> Bool {
     elements.count == other.elements.count
       && zip(elements, other.elements).allSatisfy { $0[keyPath: id] == $1[keyPath: other.id] }
+  }
+}
+
+/// `\.id` of each `Identifiable` element type, made once: a key path through a generic type
+/// is otherwise built anew (about 120 bytes) for every array a state creates.
+private enum IdentityKeyPaths {
+  private struct Made<Element: Identifiable>: Sendable {
+    let keyPath: KeyPath<Element, Element.ID> & Sendable
+  }
+
+  private static let known = Mutex<[ObjectIdentifier: any Sendable]>([:])
+
+  static func id<Element: Identifiable>(of type: Element.Type) -> KeyPath<Element, Element.ID> & Sendable {
+    let typeID = ObjectIdentifier(type)
+    if let made = known.withLock({ $0[typeID] }) as? Made<Element> { return made.keyPath }
+    let made = Made<Element>(keyPath: \.id)
+    known.withLock { $0[typeID] = made }
+    return made.keyPath
   }
 }
