@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A state that names the fields clients may set with a ``BindingAction``, as in
 /// `{"binding": {"title": "Milk"}}`. Decoding a binding for any other field fails.
 ///
@@ -58,7 +56,8 @@ public struct BindableField<Root>: Sendable {
 /// A state's bindable fields by name and by key path, made once per type: a history
 /// names the field of every binding it records, and a client's bindings are read by name.
 struct BindableFieldIndex<Root: BindableFields>: @unchecked Sendable {  // key paths are immutable
-  private let fields: [BindableField<Root>]
+  /// The fields, in the order `Root` declares them.
+  let fields: [BindableField<Root>]
   private let byName: [String: Int]
   private let byKeyPath: [AnyKeyPath: Int]
 
@@ -71,13 +70,7 @@ struct BindableFieldIndex<Root: BindableFields>: @unchecked Sendable {  // key p
   }
 
   /// The index of `Root`'s fields.
-  static var shared: Self {
-    let id = ObjectIdentifier(Root.self)
-    if let known = bindableFieldIndexes.withLock({ $0[id] }) as? Self { return known }
-    let index = Self()
-    bindableFieldIndexes.withLock { $0[id] = index }
-    return index
-  }
+  static var shared: Self { MadeOncePerType.value { Self() } }
 
   /// The field named `name` in JSON.
   func field(named name: String) -> BindableField<Root>? { byName[name].map { fields[$0] } }
@@ -85,6 +78,3 @@ struct BindableFieldIndex<Root: BindableFields>: @unchecked Sendable {  // key p
   /// The field `keyPath` points to.
   func field(at keyPath: AnyKeyPath) -> BindableField<Root>? { byKeyPath[keyPath].map { fields[$0] } }
 }
-
-/// Every ``BindableFieldIndex`` made so far, by state type.
-private let bindableFieldIndexes = Mutex<[ObjectIdentifier: any Sendable]>([:])

@@ -40,7 +40,8 @@ extension BindingAction: JSONWritable where Root: BindableFields {
 
 extension BindingAction: Decodable where Root: BindableFields {
   public init(from decoder: any Decoder) throws {
-    let fields = Root.bindableFields
+    let index = BindableFieldIndex<Root>.shared
+    let fields = index.fields
     var bindable: String {
       fields.isEmpty ? "it has none" : fields.map(\.name).joined(separator: ", ")
     }
@@ -59,7 +60,7 @@ extension BindingAction: Decodable where Root: BindableFields {
         "a binding sets exactly one field of \(typeName(Root.self)),"
           + " but found \(container.allKeys.count)")
     }
-    guard let field = fields.first(where: { $0.name == name }) else {
+    guard let field = index.field(named: name) else {
       throw ActionDecodingError(
         .nonBindableField, at: decoder.codingPath,
         "'\(name)' is not a bindable field of \(typeName(Root.self)); bindable fields: \(bindable)")

@@ -169,7 +169,7 @@ public typealias IdentifiedArrayOf<Element: Identifiable> = IdentifiedArray<Elem
 extension IdentifiedArray where Element: Identifiable, ID == Element.ID {
   /// An array of `elements`, identified by their `id`.
   public init(uniqueElements elements: some Sequence<Element>) {
-    self.init(uniqueElements: elements, id: IdentityKeyPaths.id(of: Element.self))
+    self.init(uniqueElements: elements, id: IdentityKeyPath<Element>.shared)
   }
 
   /// An empty array.
@@ -260,18 +260,8 @@ extension IdentifiedArray {
 
 /// `\.id` of each `Identifiable` element type, made once: a key path through a generic type
 /// is otherwise built anew (about 120 bytes) for every array a state creates.
-private enum IdentityKeyPaths {
-  private struct Made<Element: Identifiable>: Sendable {
-    let keyPath: KeyPath<Element, Element.ID> & Sendable
-  }
+private struct IdentityKeyPath<Element: Identifiable>: Sendable {
+  let keyPath: KeyPath<Element, Element.ID> & Sendable
 
-  private static let known = Mutex<[ObjectIdentifier: any Sendable]>([:])
-
-  static func id<Element: Identifiable>(of type: Element.Type) -> KeyPath<Element, Element.ID> & Sendable {
-    let typeID = ObjectIdentifier(type)
-    if let made = known.withLock({ $0[typeID] }) as? Made<Element> { return made.keyPath }
-    let made = Made<Element>(keyPath: \.id)
-    known.withLock { $0[typeID] = made }
-    return made.keyPath
-  }
+  static var shared: KeyPath<Element, Element.ID> & Sendable { MadeOncePerType.value { Self(keyPath: \.id) }.keyPath }
 }
