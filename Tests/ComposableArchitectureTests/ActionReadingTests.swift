@@ -2,13 +2,13 @@ import ComposableArchitecture
 import Foundation
 import Testing
 
-@testable import Composable
+@_spi(Hosting) @testable import Composable
 
 /// `readJSON(from:)`, generated beside `init(from:)`: the same actions straight from the
 /// bytes, or a give-up that leaves the bytes to `init(from:)`.
 @Suite struct ActionReadingTests {
   private func read<Action: JSONReadableAction>(_ type: Action.Type, _ text: String) -> [Action]? {
-    Array(text.utf8).withUnsafeBytes { Action.readClientActions($0) }
+    Array(text.utf8).withUnsafeBytes { Action.readClientActions($0, keepingJSON: false)?.actions }
   }
 
   private func decoded<Action: Decodable>(_ type: Action.Type, _ text: String) throws -> [Action] {
@@ -72,6 +72,27 @@ import Testing
   func givesUpWhereDecodingDecides(text: String, kind: ActionDecodingError.Kind) {
     #expect(read(App.Action.self, text) == nil)
     #expect { try decoded(App.Action.self, text) } throws: { ($0 as? ActionDecodingError)?.kind == kind }
+  }
+
+  @Test func keepsEachActionsJSONAsSentWithoutWhitespace() throws {
+    let batch = #" [ {"counter" : "incrementButtonTapped"},{ "counter":"decrementButtonTapped" }] "#
+    let read = try ActionDecoding.decodeClientActions(App.Action.self, from: Data(batch.utf8), keepingJSON: true)
+    let json = try #require(read.json).map { String(decoding: $0, as: UTF8.self) }
+    #expect(json == [#"{"counter":"incrementButtonTapped"}"#, #"{"counter":"decrementButtonTapped"}"#])
+    #expect(json == (try read.actions.map { String(decoding: try JSONEncoding.encode($0), as: UTF8.self) }))
+    let binding = #"{ "title" : " a \"b\" \u00e9" }"#
+    let title = try ActionDecoding.decodeClientActions(BindingAction<Todo.State>.self, from: Data(binding.utf8), keepingJSON: true)
+    #expect(title.actions == [.set(\.title, #" a "b" é"#)])
+    #expect(title.json == [Array(#"{"title":" a \"b\" \u00e9"}"#.utf8)])
+  }
+
+  /// An object decoded with `init(from:)` may pass over members it does not know, so its
+  /// bytes are not kept.
+  @Test(arguments: [#"{"setID":{"id":3}}"#, #"{"move":{"to":3,"from":1}}"#, #"{"pair":[1,"a"]}"#])
+  func keepsNoJSONThatMaySayMoreThanTheAction(text: String) throws {
+    let read = try ActionDecoding.decodeClientActions(Shapes.self, from: Data(text.utf8), keepingJSON: true)
+    #expect(read.actions.count == 1)
+    #expect(read.json == nil)
   }
 
   @Test func repeatedNamesAreRefusedAsTheParserRefusesThem() {

@@ -22,12 +22,21 @@ public enum ActionDecoding {
   public static func decodeClientActions<Action: Decodable>(
     _ type: Action.Type, from data: some ContiguousBytes
   ) throws(ActionDecodingError) -> [Action] {
+    try decodeClientActions(Action.self, from: data, keepingJSON: false).actions
+  }
+
+  /// ``decodeClientActions(_:from:)``, with each action's JSON as the client sent it, made
+  /// compact, when `keepingJSON` and those bytes stand for the action exactly (see
+  /// ``ClientActions/json``): a host records them instead of encoding the action again.
+  @_spi(Hosting) public static func decodeClientActions<Action: Decodable>(
+    _ type: Action.Type, from data: some ContiguousBytes, keepingJSON: Bool
+  ) throws(ActionDecodingError) -> ClientActions<Action> {
     if let readable = Action.self as? any JSONReadableAction.Type,
-      let actions = data.withUnsafeBytes({ readable.readClientActions(as: Action.self, $0) })
+      let read = data.withUnsafeBytes({ readable.readClientActions(as: Action.self, $0, keepingJSON: keepingJSON) })
     {
-      return actions
+      return read
     }
-    return try decode(OneOrMany<Action>.self, from: data).actions
+    return ClientActions(actions: try decode(OneOrMany<Action>.self, from: data).actions, json: nil)
   }
 
   /// The `userInfo` that makes a `Decoder` apply the client policy.
@@ -73,27 +82,48 @@ private struct OneOrMany<Action: Decodable>: Decodable {
 }
 
 extension JSONReadableAction {
-  /// ``readClientActions(_:)`` for a caller that knows `Self` only as `Action`.
-  static func readClientActions<Action>(as type: Action.Type, _ bytes: UnsafeRawBufferPointer) -> [Action]? {
+  /// ``readClientActions(_:keepingJSON:)`` for a caller that knows `Self` only as `Action`.
+  static func readClientActions<Action>(
+    as type: Action.Type, _ bytes: UnsafeRawBufferPointer, keepingJSON: Bool
+  ) -> ClientActions<Action>? {
     // The same type, known to the caller only as `Action`: the array is the same array.
-    guard type == Self.self, let actions = readClientActions(bytes) else { return nil }
-    return unsafeBitCast(actions, to: [Action].self)
+    guard type == Self.self, let read = readClientActions(bytes, keepingJSON: keepingJSON) else { return nil }
+    return ClientActions(actions: unsafeBitCast(read.actions, to: [Action].self), json: read.json)
   }
 
-  /// One action or an array of them read straight from `bytes` (``readJSON(from:)``);
-  /// `nil` when the fast path gives up, and decoding the long way decides.
-  static func readClientActions(_ bytes: UnsafeRawBufferPointer) -> [Self]? {
+  /// One action or an array of them read straight from `bytes` (``readJSON(from:)``),
+  /// with the JSON of each when `keepingJSON`; `nil` when the fast path gives up, and
+  /// decoding the long way decides.
+  static func readClientActions(_ bytes: UnsafeRawBufferPointer, keepingJSON: Bool) -> ClientActions<Self>? {
     var reader = ActionReader(bytes)
+    var actions: [Self] = []
+    var json: [[UInt8]] = []
+    func readAction() throws(ActionReader.Mismatch) {
+      let start = reader.offset
+      actions.append(try readJSON(from: &reader))
+      if keepingJSON { json.append(reader.compactBytes(from: start)) }
+    }
     do throws(ActionReader.Mismatch) {
-      var actions: [Self] = []
       if try reader.beginBatch() {
-        while try reader.hasNextInBatch(first: actions.isEmpty) { actions.append(try readJSON(from: &reader)) }
+        while try reader.hasNextInBatch(first: actions.isEmpty) { try readAction() }
       } else {
-        actions.append(try readJSON(from: &reader))
+        try readAction()
       }
-      return reader.isAtEnd() ? actions : nil
+      guard reader.isAtEnd() else { return nil }
     } catch {
       return nil
     }
+    return ClientActions(actions: actions, json: keepingJSON && !reader.decodedStructuredPayload ? json : nil)
   }
+}
+
+/// A client's actions, in order, as ``ActionDecoding`` read them.
+@_spi(Hosting) public struct ClientActions<Action> {
+  public var actions: [Action]
+  /// The JSON of each action as the client sent it, without whitespace between tokens, when
+  /// those bytes stand for the action exactly: every part of it was read by the action's
+  /// own reader or was a single value (a string, a number). `nil` otherwise, or when not
+  /// asked for: a payload decoded from an object with `init(from:)` may have passed over
+  /// members it does not know.
+  public var json: [[UInt8]]?
 }

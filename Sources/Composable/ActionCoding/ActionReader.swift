@@ -43,6 +43,16 @@ public struct ActionReader: ~Copyable {
     json = JSONReader(bytes)
   }
 
+  /// A payload was decoded with `init(from:)` from an object or an array, where decoding may
+  /// pass over members it does not know: the bytes may then say more than the action.
+  private(set) var decodedStructuredPayload = false
+
+  /// How many bytes the reader has gone past.
+  var offset: Int { json.offset }
+
+  /// What was read from `start` (an earlier ``offset``) on, as compact JSON.
+  func compactBytes(from start: Int) -> [UInt8] { json.compactBytes(from: start) }
+
   /// Whether the reader is at the end of its bytes.
   mutating func isAtEnd() -> Bool { json.isAtEnd() }
 
@@ -111,6 +121,7 @@ public struct ActionReader: ~Copyable {
     guard tag.hasPayload, let decodable = type as? any Decodable.Type else { throw Mismatch() }
     let value = try attempt { (json: inout JSONReader) throws(JSONParseError) in try json.readValue() }
     try end(tag)
+    noteDecoded(value)
     guard let payload = try? value.decodeOpened(decodable, userInfo: Self.userInfo) else { throw Mismatch() }
     return payload
   }
@@ -121,9 +132,17 @@ public struct ActionReader: ~Copyable {
     guard tag.hasPayload else { throw Mismatch() }
     let payload = try attempt { (json: inout JSONReader) throws(JSONParseError) in try json.readValue() }
     try end(tag)
+    noteDecoded(payload)
     guard let action = try? JSONValue.object([tag.name: payload]).decode(as: type, userInfo: Self.userInfo)
     else { throw Mismatch() }
     return action
+  }
+
+  private mutating func noteDecoded(_ value: JSONValue) {
+    switch value {
+    case .object, .array: decodedStructuredPayload = true
+    default: break
+    }
   }
 
   /// After a payload: the object of the case closes (it has one member).

@@ -33,6 +33,15 @@ final class HistoryRecorder<State: Encodable & Sendable, Action: Encodable & Sen
     var pending: [RecordedAction] = []
     /// The thread reducing them, while it is.
     var reducingThread: pthread_t?
+    /// The JSON of the client's action the thread is sending (``sendingClientAction(json:_:)``).
+    var sentJSON: (json: [UInt8], thread: pthread_t)?
+
+    /// The JSON ``sendingClientAction(json:_:)`` gave for the action `thread` sends, once.
+    mutating func takeSentJSON(on thread: pthread_t) -> [UInt8]? {
+      guard let sent = sentJSON, pthread_equal(sent.thread, thread) != 0 else { return nil }
+      sentJSON = nil
+      return sent.json
+    }
 
     /// The latest version's state as a checkpoint, made once.
     mutating func checkpointOfLatest() -> HistoryCheckpoint {
@@ -90,9 +99,20 @@ final class HistoryRecorder<State: Encodable & Sendable, Action: Encodable & Sen
 
   // MARK: Recording
 
-  func willReduce(_ action: Action, origin: ActionOrigin) {
-    let recorded = RecordedAction(action, source: origin == .send ? .client : .effect, time: .now)
+  /// Runs `send`, which sends a client's action to the store on this thread, with the
+  /// action's JSON as the client sent it: its step records those bytes, with no need to
+  /// encode the action again.
+  func sendingClientAction<T>(json: [UInt8], _ send: () -> T) -> T {
     let thread = pthread_self()
+    recording.withLock { $0.sentJSON = (json, thread) }
+    defer { recording.withLock { $0.sentJSON = nil } }
+    return send()
+  }
+
+  func willReduce(_ action: Action, origin: ActionOrigin) {
+    let thread = pthread_self()
+    let json = origin == .send ? recording.withLock { $0.takeSentJSON(on: thread) } : nil
+    let recorded = RecordedAction(action, json: json, source: origin == .send ? .client : .effect, time: .now)
     recording.withLock { recording in
       if origin != .queued { recording.pending.removeAll() }
       recording.pending.append(recorded)

@@ -20,8 +20,10 @@ struct RecordedAction: Sendable {
   var uuids: [UUID] = []
   var dates: [Date] = []
 
-  init<Action: Encodable>(_ action: Action, source: Source, time: Date) {
-    self.json = (try? JSONEncoding.encode(action)) ?? Array("null".utf8)
+  /// The action recorded with `json`, its JSON when known (as the client sent it), or its
+  /// encoding.
+  init<Action: Encodable>(_ action: Action, json: [UInt8]? = nil, source: Source, time: Date) {
+    self.json = json ?? (try? JSONEncoding.encode(action)) ?? Array("null".utf8)
     self.source = source
     self.time = time
   }

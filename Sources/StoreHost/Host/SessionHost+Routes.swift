@@ -135,12 +135,13 @@ extension SessionHost {
   /// (``Session/waitUntilPublishable(_:)``; with strict durability, saved).
   func send(_ request: Request, to session: Session<State, Action>) throws -> SentActions {
     let limits = configuration.limits
-    let actions: [Action]
+    let read: ClientActions<Action>
     do {
-      actions = try ActionDecoding.decodeClientActions(Action.self, from: request.body)
+      read = try ActionDecoding.decodeClientActions(Action.self, from: request.body, keepingJSON: session.history != nil)
     } catch {
       throw HTTPError.invalidAction(error.message)
     }
+    let actions = read.actions
     guard !actions.isEmpty else { throw HTTPError.invalidAction("The array of actions is empty.") }
     guard actions.count <= limits.maxActionsPerBatch else {
       throw HTTPError.payloadTooLarge("A batch may hold at most \(limits.maxActionsPerBatch) actions.")
@@ -157,8 +158,13 @@ extension SessionHost {
     }
     let batch = session.applyingBatch { () -> ([StoreTask], HTTPError?, Int) in
       var tasks: [StoreTask] = []
-      for action in actions {
-        let task = session.store.send(action)
+      for (index, action) in actions.enumerated() {
+        let task =
+          if let history = session.history, let json = read.json?[index] {
+            history.sendingClientAction(json: json) { session.store.send(action) }
+          } else {
+            session.store.send(action)
+          }
         guard !task.isRefused else {
           metrics.changesRefused.add(1, ordering: .relaxed)
           return (tasks, HTTPError.changeRefused(session.lastRefusal, applied: tasks.count, version: session.version), session.version)

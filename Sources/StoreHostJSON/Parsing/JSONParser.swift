@@ -26,6 +26,32 @@ struct JSONParser {
 
   var current: UInt8? { offset < bytes.count ? bytes[offset] : nil }
 
+  /// The bytes from `start` to the current offset, which the parser read as whole values,
+  /// without the whitespace between their tokens (whitespace in strings is kept).
+  func compactBytes(from start: Int) -> [UInt8] {
+    var compact: [UInt8] = []
+    compact.reserveCapacity(offset - start)
+    var inString = false
+    var escaped = false
+    for byte in bytes[start..<offset] {
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+        }
+      } else if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+        continue
+      } else if byte == UInt8(ascii: "\"") {
+        inString = true
+      }
+      compact.append(byte)
+    }
+    return compact
+  }
+
   mutating func skipWhitespace() {
     while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
       offset += 1

@@ -22,6 +22,13 @@ public struct JSONReader: ~Copyable {
     parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
   }
 
+  /// How many bytes the reader has gone past.
+  public var offset: Int { parser.offset }
+
+  /// What the reader read from `start` (an earlier ``offset``) on, whole values, as compact
+  /// JSON: the same bytes without the whitespace between tokens.
+  public func compactBytes(from start: Int) -> [UInt8] { parser.compactBytes(from: start) }
+
   /// Whether nothing but whitespace is left.
   public mutating func isAtEnd() -> Bool {
     parser.skipWhitespace()

@@ -87,6 +87,25 @@ import Testing
     #expect(replay["state"] == (try JSONValue(parsing: try session.currentJSON().json)))
   }
 
+  /// A client's actions are recorded as it sent them, without whitespace: the steps keep its
+  /// bytes (here a `\u` escape the host would not write itself), and a replay reads them.
+  @Test func aClientsActionsAreRecordedAsItSentThem() async throws {
+    let host = journalHost(InMemorySessionPersistence())
+    let session = try await host.createSession()
+    let token = host.tokenSigner.issue(sessionID: session.id)
+    let body = #" [ {"add" : "caf\u00e9 au lait"},"increment" ] "#
+    let sent = await request(host, "POST", "/api/sessions/\(session.id)/actions", token: token, body: body)
+    #expect(sent.status == 202)
+    #expect(session.store.snapshot.state.entries.map(\.text) == ["café au lait"])
+    let steps = try await host.records(of: session).map { String(decoding: $0.json, as: UTF8.self) }
+    #expect(steps.count == 3)
+    #expect(steps[1].contains(#""action":{"add":"caf\u00e9 au lait"}"#))
+    #expect(steps[2].contains(#""action":"increment""#))
+    let replay = await request(host, "POST", "/api/sessions/\(session.id)/replay", token: token, body: "")
+    #expect(try JSONValue(parsing: replay.body)["replay"]?["firstDifference"] == .null)
+    #expect(try JSONValue(parsing: replay.body)["replay"]?["actions"] == 2)
+  }
+
   @Test func aReplayThroughABuildThatChangedTheReducerReportsTheFirstDifference() async throws {
     let persistence = InMemorySessionPersistence()
     let recorded = journalHost(persistence)
