@@ -37,19 +37,12 @@ extension StoreSnapshot where State: Encodable {
         equalityMayHideChanges: { SharedTypeAnalysis.mayHoldSharedValues($0) },
         sameBytesMayHideChanges: { SharedScan.holdsAny(of: changedBoxes, in: $0, at: $1) })
     if let diffable = State.self as? any JSONDiffable.Type {
-      // `State` is `Diffable`: the states are reinterpreted in place rather than cast (a copy each).
-      func writePatch<Diffable: JSONDiffable>(_: Diffable.Type) throws {
-        try withUnsafePointer(to: older.state) { old in
-          try withUnsafePointer(to: state) { new in
-            try old.withMemoryRebound(to: Diffable.self, capacity: 1) { old in
-              try new.withMemoryRebound(to: Diffable.self, capacity: 1) { new in
-                try Diffable.writeJSONPatch(from: old.pointee, to: new.pointee, into: &writer)
-              }
-            }
-          }
+      // The states are diffed where they are, not cast or copied (a copy retains all they hold).
+      try withUnsafePointer(to: older.state) { old in
+        try withUnsafePointer(to: state) { new in
+          try diffable.writeJSONPatch(fromValueAt: old, toValueAt: new, into: &writer)
         }
       }
-      try writePatch(diffable)
       return StatePatch(operations: writer.operations, operationCount: writer.operationCount, sizeChange: writer.sizeChange)
     }
     let oldJSON = try older.encodedState()

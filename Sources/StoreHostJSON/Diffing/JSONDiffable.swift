@@ -8,6 +8,22 @@ public protocol JSONDiffable: JSONWritable, Equatable {
   /// Writes the RFC 6902 operations that turn `old`'s JSON into `new`'s, at the patch's
   /// current path.
   static func writeJSONPatch(from old: Self, to new: Self, into patch: inout JSONPatchWriter) throws
+
+  /// ``writeJSONPatch(from:to:into:)`` for the values of this type at `old` and `new`, where
+  /// they are: a caller that knows the type only at run time diffs them without copying
+  /// either. Every type has it from ``writeJSONPatch(from:to:into:)``.
+  static func writeJSONPatch(
+    fromValueAt old: UnsafeRawPointer, toValueAt new: UnsafeRawPointer, into patch: inout JSONPatchWriter) throws
+}
+
+extension JSONDiffable {
+  public static func writeJSONPatch(
+    fromValueAt old: UnsafeRawPointer, toValueAt new: UnsafeRawPointer, into patch: inout JSONPatchWriter
+  ) throws {
+    try writeJSONPatch(
+      from: old.assumingMemoryBound(to: Self.self).pointee, to: new.assumingMemoryBound(to: Self.self).pointee,
+      into: &patch)
+  }
 }
 
 extension Optional: JSONDiffable where Wrapped: JSONDiffable {

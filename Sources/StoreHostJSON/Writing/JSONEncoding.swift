@@ -24,13 +24,9 @@ public enum JSONEncoding {
       return try encodeThroughEncoder(value, context: context)
     }
     var writer = JSONWriter(context: context, capacity: capacity)
-    // The conformance is looked up on the type, so the value is not copied into a box.
-    func write<Writable: JSONWritable>(_: Writable.Type) throws {
-      try withUnsafePointer(to: value) { pointer in
-        try pointer.withMemoryRebound(to: Writable.self, capacity: 1) { try $0.pointee.writeJSON(to: &writer) }
-      }
-    }
-    try write(writable)
+    // The conformance is looked up on the type, and the value written where it is: neither
+    // boxed nor copied.
+    try withUnsafePointer(to: value) { try writable.writeJSON(ofValueAt: $0, to: &writer) }
     return writer.bytes
   }
 

@@ -10,6 +10,17 @@ import Foundation
 public protocol JSONWritable: Encodable {
   /// Writes this value as one JSON value.
   func writeJSON(to writer: inout JSONWriter) throws
+
+  /// Writes the value of this type at `value` where it is: a caller that knows the type only
+  /// at run time reaches ``writeJSON(to:)`` without copying the value (a state's copy
+  /// retains everything it holds). Every type has it from ``writeJSON(to:)``.
+  static func writeJSON(ofValueAt value: UnsafeRawPointer, to writer: inout JSONWriter) throws
+}
+
+extension JSONWritable {
+  public static func writeJSON(ofValueAt value: UnsafeRawPointer, to writer: inout JSONWriter) throws {
+    try value.assumingMemoryBound(to: Self.self).pointee.writeJSON(to: &writer)
+  }
 }
 
 extension JSONWriter {
