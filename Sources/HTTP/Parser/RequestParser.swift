@@ -279,6 +279,10 @@ public struct RequestParser: Sendable {
   private func bodyFraming(method: String, minorVersion: Int, headers: HTTPHeaders) throws(HTTPParseError)
     -> BodyFraming
   {
+    if let length = Self.plainContentLength(in: headers) {
+      if length > limits.maxBodyBytes { throw .bodyTooLarge }
+      return .length(length)
+    }
     let transferEncodings = headers.values("Transfer-Encoding")
     let contentLengths = headers.values("Content-Length")
     if !transferEncodings.isEmpty {
@@ -318,6 +322,26 @@ public struct RequestParser: Sendable {
       throw .lengthRequired
     }
     return .none
+  }
+
+  /// The common case, read without allocating: one `Content-Length` of up to 18 digits and
+  /// no `Transfer-Encoding`. `nil` for anything else, which the general rules decide.
+  private static func plainContentLength(in headers: HTTPHeaders) -> Int? {
+    var value: String?
+    for field in headers.fields {
+      if HTTPHeaders.namesEqual(field.name, "Transfer-Encoding") { return nil }
+      if HTTPHeaders.namesEqual(field.name, "Content-Length") {
+        guard value == nil else { return nil }
+        value = field.value
+      }
+    }
+    guard let utf8 = value?.utf8, !utf8.isEmpty, utf8.count <= 18 else { return nil }
+    var length = 0
+    for byte in utf8 {
+      guard isDigit(byte) else { return nil }
+      length = length * 10 + Int(byte - 0x30)
+    }
+    return length
   }
 
   // MARK: Chunks
