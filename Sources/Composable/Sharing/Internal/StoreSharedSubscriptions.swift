@@ -30,10 +30,10 @@ final class StoreSharedSubscriptions {
   }
 
   /// Follows exactly the shared values in `state`, with `onChange` for those not yet
-  /// followed.
+  /// followed (made only when one is, so a look that finds nothing new allocates nothing).
   func update<State>(
     from state: State,
-    onChange: @escaping @Sendable (ObjectIdentifier, SharedChange) -> Void
+    onChange: @autoclosure () -> @Sendable (ObjectIdentifier, SharedChange) -> Void
   ) {
     scannedAtCount = SharedHandles.made.load(ordering: .relaxed)
     let tally = SharedScan.tally(of: state)
@@ -45,7 +45,7 @@ final class StoreSharedSubscriptions {
         entry.holders = found.count
         kept.append(entry)
       } else {
-        kept.append(subscribe(found.box, holders: found.count, onChange: onChange))
+        kept.append(subscribe(found.box, holders: found.count, onChange: onChange()))
       }
     }
     entries = kept
@@ -55,7 +55,7 @@ final class StoreSharedSubscriptions {
   /// only the parts whose bytes differ are searched (see ``SharedScan/tallyChanges(from:to:into:)``).
   func update<State>(
     from previous: State, to state: State,
-    onChange: @escaping @Sendable (ObjectIdentifier, SharedChange) -> Void
+    onChange: @autoclosure () -> @Sendable (ObjectIdentifier, SharedChange) -> Void
   ) {
     var tally = SharedScan.Tally()
     SharedScan.tallyChanges(from: previous, to: state, into: &tally)
@@ -65,7 +65,7 @@ final class StoreSharedSubscriptions {
         if entries[index].holders <= 0 { entries.remove(at: index) }
       } else if change.count > 0 {
         let index = entries.firstIndex { ObjectIdentifier($0.box) > id } ?? entries.endIndex
-        entries.insert(subscribe(change.box, holders: change.count, onChange: onChange), at: index)
+        entries.insert(subscribe(change.box, holders: change.count, onChange: onChange()), at: index)
       }
     }
   }
