@@ -55,7 +55,17 @@ public struct JSONPatchWriter {
     self.newContext = newContext
     self.equalityMayHideChanges = equalityMayHideChanges
     self.sameBytesMayHideChanges = sameBytesMayHideChanges
+    // Room for the paths and objects of a state a few levels deep, made once rather than
+    // grown as the diff goes down.
+    path.reserveCapacity(Self.reservedPathBytes)
+    pathStarts.reserveCapacity(Self.reservedDepth)
+    memberCounts.reserveCapacity(Self.reservedDepth)
   }
+
+  private static let reservedPathBytes = 64
+  private static let reservedDepth = 8
+  /// The room the first operation makes for the operations, rather than growing as it writes.
+  private static let reservedOperationBytes = 256
 
   /// The operations as a JSON array: `[{"op":...},...]`.
   public var operations: [UInt8] {
@@ -378,7 +388,11 @@ public struct JSONPatchWriter {
 
   /// `{"op":"<op>","path":"<current path>","value":<value>}`, without `value` when `nil`.
   @usableFromInline mutating func writeOperation(_ op: StaticString, value: [UInt8]?) {
-    if operationCount > 0 { operationBytes.append(UInt8(ascii: ",")) }
+    if operationCount > 0 {
+      operationBytes.append(UInt8(ascii: ","))
+    } else {
+      operationBytes.reserveCapacity(Self.reservedOperationBytes)
+    }
     operationCount += 1
     operationBytes.append(contentsOf: #"{"op":""#.utf8)
     op.withUTF8Buffer { operationBytes.append(contentsOf: $0) }
