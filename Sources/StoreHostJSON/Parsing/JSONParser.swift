@@ -42,7 +42,7 @@ struct JSONParser {
         } else if byte == UInt8(ascii: "\"") {
           inString = false
         }
-      } else if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+      } else if byte.isJSONWhitespace {
         continue
       } else if byte == UInt8(ascii: "\"") {
         inString = true
@@ -53,7 +53,7 @@ struct JSONParser {
   }
 
   mutating func skipWhitespace() {
-    while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+    while let byte = current, byte.isJSONWhitespace {
       offset += 1
     }
   }
@@ -271,4 +271,6 @@ struct JSONParser {
 
 extension UInt8 {
   fileprivate var isDigit: Bool { self >= UInt8(ascii: "0") && self <= UInt8(ascii: "9") }
+  /// Space, line feed, carriage return or tab: what JSON allows between tokens.
+  fileprivate var isJSONWhitespace: Bool { self == 0x20 || self == 0x0A || self == 0x0D || self == 0x09 }
 }
