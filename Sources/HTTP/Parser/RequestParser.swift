@@ -304,11 +304,9 @@ public struct RequestParser: Sendable {
     if !contentLengths.isEmpty {
       var length: Int?
       for value in contentLengths.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
-        let digits = Array(String(value).trimmingOWS().utf8)
-        guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy(isDigit) else {
+        guard let parsed = Self.length(digits: String(value).trimmingOWS().utf8) else {
           throw .badRequest("The Content-Length header is not a number.")
         }
-        let parsed = digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
         if let length, length != parsed {
           throw .ambiguousFraming("The request has differing Content-Length values.")
         }
@@ -335,9 +333,14 @@ public struct RequestParser: Sendable {
         value = field.value
       }
     }
-    guard let utf8 = value?.utf8, !utf8.isEmpty, utf8.count <= 18 else { return nil }
+    return value.flatMap { length(digits: $0.utf8) }
+  }
+
+  /// A `Content-Length` value: 1 to 18 decimal digits and nothing else, or `nil`.
+  private static func length(digits: String.UTF8View) -> Int? {
+    guard !digits.isEmpty, digits.count <= 18 else { return nil }
     var length = 0
-    for byte in utf8 {
+    for byte in digits {
       guard isDigit(byte) else { return nil }
       length = length * 10 + Int(byte - 0x30)
     }
