@@ -25,18 +25,18 @@ extension StoreSnapshot where State: Encodable {
   /// `@ObservableState`) is diffed part by part, at the cost of what changed; any other
   /// state is encoded whole, twice, and the two documents diffed.
   public func patch(from older: StoreSnapshot) throws -> StatePatch {
-    // `==` reads shared values as they are now; it can be trusted only where nothing shared
-    // changed. A part with the same bytes in both states changed only if it holds a shared
-    // value that changed.
-    let changedBoxes = sharedValues.boxesChanged(since: older.sharedValues)
-    var writer =
-      changedBoxes.isEmpty
-      ? JSONPatchWriter(oldContext: older.sharedValues, newContext: sharedValues)
-      : JSONPatchWriter(
-        oldContext: older.sharedValues, newContext: sharedValues,
-        equalityMayHideChanges: { SharedTypeAnalysis.mayHoldSharedValues($0) },
-        sameBytesMayHideChanges: { SharedScan.holdsAny(of: changedBoxes, in: $0, at: $1) })
     if let diffable = State.self as? any JSONDiffable.Type {
+      // `==` reads shared values as they are now; it can be trusted only where nothing shared
+      // changed. A part with the same bytes in both states changed only if it holds a shared
+      // value that changed.
+      let changedBoxes = sharedValues.boxesChanged(since: older.sharedValues)
+      var writer =
+        changedBoxes.isEmpty
+        ? JSONPatchWriter(oldContext: older.sharedValues, newContext: sharedValues)
+        : JSONPatchWriter(
+          oldContext: older.sharedValues, newContext: sharedValues,
+          equalityMayHideChanges: { SharedTypeAnalysis.mayHoldSharedValues($0) },
+          sameBytesMayHideChanges: { SharedScan.holdsAny(of: changedBoxes, in: $0, at: $1) })
       // The states are diffed where they are, not cast or copied (a copy retains all they hold).
       try withUnsafePointer(to: older.state) { old in
         try withUnsafePointer(to: state) { new in
