@@ -36,7 +36,7 @@ enum SharedScan {
   /// The shared values of `value`, each with the number of places holding it.
   static func tally<Value>(of value: Value) -> Tally {
     var tally = Tally()
-    collect(value, count: 1, into: &tally)
+    _ = search(value) { tally.add($0, 1) }
     return tally
   }
 
@@ -53,19 +53,20 @@ enum SharedScan {
   }
 
   /// Whether the value of type `type` stored at `address` holds a shared value whose box is
-  /// one of `boxes`.
+  /// one of `boxes`. Stops at the first one, and allocates nothing where the value's plan
+  /// reads fields at their offsets.
   static func holdsAny(of boxes: Set<ObjectIdentifier>, in type: Any.Type, at address: UnsafeRawPointer) -> Bool {
-    var tally = Tally()
-    collectField(of: type, at: address, count: 1, into: &tally)
-    return tally.counts.keys.contains(where: boxes.contains)
+    !searchField(of: type, at: address) { !boxes.contains(ObjectIdentifier($0)) }
   }
 
   /// Shared boxes with a count each: how many places hold them, or how many more do.
   struct Tally {
     fileprivate(set) var counts: [ObjectIdentifier: (box: AnySharedBox, count: Int)] = [:]
 
-    fileprivate mutating func add(_ box: AnySharedBox, _ count: Int) {
+    /// Adds `count` places holding `box`; `true`, so a search goes on.
+    fileprivate mutating func add(_ box: AnySharedBox, _ count: Int) -> Bool {
       counts[ObjectIdentifier(box), default: (box, 0)].count += count
+      return true
     }
   }
 
@@ -83,49 +84,46 @@ enum SharedScan {
     case mirror
   }
 
-  private static func collect<Value>(_ value: Value, count: Int, into tally: inout Tally) {
+  /// Calls `visit` with the box of each shared value in `value`, once for each place
+  /// holding it, until `visit` returns `false`; `false` when it did.
+  private static func search<Value>(_ value: Value, _ visit: (AnySharedBox) -> Bool) -> Bool {
     switch plan(for: Value.self) {
     case .skip:
-      return
+      return true
     case .holder:
-      tally.add((value as! any SharedBoxHolder).sharedBox, count)
+      return visit((value as! any SharedBoxHolder).sharedBox)
     case .fields(let fields):
-      withUnsafeBytes(of: value) { bytes in
-        for field in fields {
-          collectField(of: field.type, at: bytes.baseAddress! + field.offset, count: count, into: &tally)
-        }
+      return withUnsafeBytes(of: value) { bytes in
+        fields.allSatisfy { searchField(of: $0.type, at: bytes.baseAddress! + $0.offset, visit) }
       }
     case .dynamic:
       // A dynamic cast looks through the box; `value as Any` would box it once more.
-      if let holder = value as? any SharedBoxHolder {
-        tally.add(holder.sharedBox, count)
-      } else {
-        collectChildren(of: Mirror(reflecting: value), count: count, into: &tally)
-      }
+      if let holder = value as? any SharedBoxHolder { return visit(holder.sharedBox) }
+      return searchChildren(of: Mirror(reflecting: value), visit)
     case .mirror:
-      collectChildren(of: Mirror(reflecting: value), count: count, into: &tally)
+      return searchChildren(of: Mirror(reflecting: value), visit)
     }
   }
 
-  private static func collectChildren(of mirror: Mirror, count: Int, into tally: inout Tally) {
-    guard mirror.displayStyle != .class else { return }
-    for child in mirror.children { collectDynamic(child.value, count: count, into: &tally) }
+  private static func searchChildren(of mirror: Mirror, _ visit: (AnySharedBox) -> Bool) -> Bool {
+    guard mirror.displayStyle != .class else { return true }
+    return mirror.children.allSatisfy { searchDynamic($0.value, visit) }
   }
 
   /// Reads the field of type `type` stored at `address` and searches it.
-  private static func collectField(of type: Any.Type, at address: UnsafeRawPointer, count: Int, into tally: inout Tally) {
-    func read<Field>(_: Field.Type) {
-      collect(address.load(as: Field.self), count: count, into: &tally)
+  private static func searchField(of type: Any.Type, at address: UnsafeRawPointer, _ visit: (AnySharedBox) -> Bool) -> Bool {
+    func read<Field>(_: Field.Type) -> Bool {
+      search(address.load(as: Field.self), visit)
     }
-    _openExistential(type, do: read)
+    return _openExistential(type, do: read)
   }
 
   /// Searches a value known only as `Any` (a mirror's child) by its dynamic type. Only for
   /// values whose static type is `Any`: a generic value of an existential type would be
   /// boxed again.
-  private static func collectDynamic(_ value: Any, count: Int, into tally: inout Tally) {
-    func open<Value>(_ value: Value) { collect(value, count: count, into: &tally) }
-    _openExistential(value, do: open)
+  private static func searchDynamic(_ value: Any, _ visit: (AnySharedBox) -> Bool) -> Bool {
+    func open<Value>(_ value: Value) -> Bool { search(value, visit) }
+    return _openExistential(value, do: open)
   }
 
   /// ``tallyChanges(from:to:into:)`` for the `size` bytes of a `type` at `old` and `new`:
@@ -142,8 +140,8 @@ enum SharedScan {
         tallyChanges(field.type, size: field.size, from: old + field.offset, to: new + field.offset, into: &tally)
       }
     case .holder, .dynamic, .mirror:
-      collectField(of: type, at: old, count: -1, into: &tally)
-      collectField(of: type, at: new, count: 1, into: &tally)
+      _ = searchField(of: type, at: old) { tally.add($0, -1) }
+      _ = searchField(of: type, at: new) { tally.add($0, 1) }
     }
   }
 
