@@ -13,7 +13,7 @@ import Glibc
 /// patch.sizeChange  // 0
 /// ```
 public struct JSONPatchWriter {
-  /// The operations written so far, comma separated, without the enclosing brackets.
+  /// The operations written so far as a JSON array, `[...]`; empty before the first.
   private var operationBytes: [UInt8] = []
   /// How many operations were written.
   public private(set) var operationCount = 0
@@ -64,18 +64,16 @@ public struct JSONPatchWriter {
 
   private static let reservedPathBytes = 64
   private static let reservedDepth = 8
+  /// Room for the answers of `equalityMayHideChanges`, made once at the first.
+  private static let reservedTypeAnswers = 8
   /// The room the first operation makes for the operations, rather than growing as it writes.
   private static let reservedOperationBytes = 256
 
-  /// The operations as a JSON array: `[{"op":...},...]`.
-  public var operations: [UInt8] {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(operationBytes.count + 2)
-    bytes.append(UInt8(ascii: "["))
-    bytes.append(contentsOf: operationBytes)
-    bytes.append(UInt8(ascii: "]"))
-    return bytes
-  }
+  /// The operations as a JSON array: `[{"op":...},...]`. Kept whole as they are written,
+  /// so reading them copies nothing.
+  public var operations: [UInt8] { operationCount > 0 ? operationBytes : Self.noOperations }
+
+  private static let noOperations = Array("[]".utf8)
 
   // MARK: Comparing
 
@@ -111,6 +109,7 @@ public struct JSONPatchWriter {
     let id = ObjectIdentifier(type)
     if let known = hidingAnswers.first(where: { $0.type == id }) { return known.hides }
     let hides = equalityMayHideChanges(type)
+    if hidingAnswers.isEmpty { hidingAnswers.reserveCapacity(Self.reservedTypeAnswers) }
     hidingAnswers.append((id, hides))
     return hides
   }
@@ -389,9 +388,10 @@ public struct JSONPatchWriter {
   /// `{"op":"<op>","path":"<current path>","value":<value>}`, without `value` when `nil`.
   @usableFromInline mutating func writeOperation(_ op: StaticString, value: [UInt8]?) {
     if operationCount > 0 {
-      operationBytes.append(UInt8(ascii: ","))
+      operationBytes[operationBytes.count - 1] = UInt8(ascii: ",")
     } else {
       operationBytes.reserveCapacity(Self.reservedOperationBytes)
+      operationBytes.append(UInt8(ascii: "["))
     }
     operationCount += 1
     operationBytes.append(contentsOf: #"{"op":""#.utf8)
@@ -403,7 +403,7 @@ public struct JSONPatchWriter {
       operationBytes.append(contentsOf: #","value":"#.utf8)
       operationBytes.append(contentsOf: value)
     }
-    operationBytes.append(UInt8(ascii: "}"))
+    operationBytes.append(contentsOf: "}]".utf8)
   }
 
   private static func commas(_ count: Int) -> Int { max(count - 1, 0) }
