@@ -14,12 +14,16 @@ public struct EventFrame: Sendable {
   /// and `\r`), then a blank line. Line breaks inside `event` and `id` are removed so they
   /// cannot start a new field.
   public init(event: String? = nil, id: String? = nil, data: [UInt8]) {
-    self.init(event: event, id: id, data: [data])
+    self.init(event: event, id: id, dataParts: CollectionOfOne(data))
   }
 
   /// A frame whose data is the concatenation of `parts`, written in one pass into memory
   /// of the frame's own (see ``init(event:id:data:)-(_,_,[UInt8])``).
   public init(event: String? = nil, id: String? = nil, data parts: [[UInt8]]) {
+    self.init(event: event, id: id, dataParts: parts)
+  }
+
+  private init(event: String?, id: String?, dataParts parts: some Collection<[UInt8]>) {
     let event = event.map(Self.singleLine)
     let id = id.map(Self.singleLine)
     var lineBreaks = 0

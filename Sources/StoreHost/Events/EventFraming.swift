@@ -23,14 +23,25 @@ enum EventFraming: Equatable, Sendable {
     }
   }
 
-  /// The parts of `{` `members` `}` with the session's `"id"` first when multiplexed: for
-  /// frames written from parts in one pass.
-  func dataParts(opening members: String) -> [UInt8] {
-    switch self {
-    case .alone: Array("{\(members)".utf8)
-    case .multiplexed(let id): Array(#"{"id":"\#(id)",\#(members)"#.utf8)
+  /// The bytes of a JSON object, `{...}`: the session's `"id"` first when multiplexed, then
+  /// the members `writeMembers` appends (without braces); made in one buffer, with room for
+  /// `capacity` bytes of members.
+  func object(capacity: Int, _ writeMembers: (inout [UInt8]) -> Void) -> [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(capacity + Self.objectOverhead)
+    bytes.append(UInt8(ascii: "{"))
+    if case .multiplexed(let id) = self {
+      bytes.append(contentsOf: #""id":""#.utf8)
+      bytes.append(contentsOf: id.rawValue.utf8)
+      bytes.append(contentsOf: #"","#.utf8)
     }
+    writeMembers(&bytes)
+    bytes.append(UInt8(ascii: "}"))
+    return bytes
   }
+
+  /// Room for the braces and a session's `"id"` member.
+  private static let objectOverhead = 64
 }
 
 /// A value made at most once for clients on their own streams and once for clients on

@@ -52,9 +52,13 @@ final class PublishedState: Sendable {
   /// `framing` says); `nil` when the state cannot be encoded.
   func stateFrame(_ framing: EventFraming = .alone) -> EventFrame? {
     guard let json = try? json() else { return nil }
-    return EventFrame(
-      event: "state", id: framing.eventID(version),
-      data: [framing.dataParts(opening: #""version":\#(version),"state":"#), json, [UInt8(ascii: "}")]])
+    let data = framing.object(capacity: json.count + 40) { data in
+      data.append(contentsOf: #""version":"#.utf8)
+      data.append(contentsOf: String(version).utf8)
+      data.append(contentsOf: #","state":"#.utf8)
+      data.append(contentsOf: json)
+    }
+    return EventFrame(event: "state", id: framing.eventID(version), data: data)
   }
 
   /// `event: patch` with `{"version", "from", "ops"}` from ``patch``'s version.
@@ -101,11 +105,14 @@ struct VersionPatch: Sendable {
 
   /// The `patch` event from ``from`` to `version`.
   func frame(to version: Int, _ framing: EventFraming = .alone) -> EventFrame {
-    EventFrame(
-      event: "patch", id: framing.eventID(version),
-      data: [
-        framing.dataParts(opening: #""version":\#(version),"from":\#(from),"ops":"#), operations,
-        [UInt8(ascii: "}")],
-      ])
+    let data = framing.object(capacity: operations.count + 60) { data in
+      data.append(contentsOf: #""version":"#.utf8)
+      data.append(contentsOf: String(version).utf8)
+      data.append(contentsOf: #","from":"#.utf8)
+      data.append(contentsOf: String(from).utf8)
+      data.append(contentsOf: #","ops":"#.utf8)
+      data.append(contentsOf: operations)
+    }
+    return EventFrame(event: "patch", id: framing.eventID(version), data: data)
   }
 }
