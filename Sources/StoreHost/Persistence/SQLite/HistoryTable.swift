@@ -50,7 +50,7 @@ struct HistoryTable {
     for record in write.records {
       try upsert.bind(
         .text(id.rawValue), .integer(Int64(record.step)), .integer(Int64(record.version)),
-        .integer(Int64(record.stateVersion)), .blob(Data(record.json)), record.state.map { .blob(Data($0)) } ?? .null)
+        .integer(Int64(record.stateVersion)), .bytes(record.json), record.state.map { .bytes($0) } ?? .null)
       try upsert.step()
     }
     try trim.bind(.text(id.rawValue), .integer(Int64(write.firstKeptStep)))

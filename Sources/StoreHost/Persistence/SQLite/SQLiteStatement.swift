@@ -26,16 +26,17 @@ final class SQLiteStatement {
         case .null: sqlite3_bind_null(handle, index)
         case .integer(let integer): sqlite3_bind_int64(handle, index, integer)
         case .text(let text): sqlite3_bind_text(handle, index, text, -1, csqlite_transient())
-        case .blob(let data) where data.isEmpty:
-          // A null pointer would bind NULL, not an empty blob.
-          sqlite3_bind_zeroblob(handle, index, 0)
-        case .blob(let data):
-          data.withUnsafeBytes { bytes in
-            sqlite3_bind_blob64(handle, index, bytes.baseAddress, UInt64(bytes.count), csqlite_transient())
-          }
+        case .blob(let data): data.withUnsafeBytes { bindBlob($0, at: index) }
+        case .bytes(let bytes): bytes.withUnsafeBytes { bindBlob($0, at: index) }
         }
       try connection.check(code)
     }
+  }
+
+  private func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32) -> Int32 {
+    // A null pointer would bind NULL, not an empty blob.
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_zeroblob(handle, index, 0) }
+    return sqlite3_bind_blob64(handle, index, base, UInt64(bytes.count), csqlite_transient())
   }
 
   /// Advances to the next row: `true` while there is one, `false` when done.
@@ -74,4 +75,6 @@ enum SQLiteValue {
   case integer(Int64)
   case text(String)
   case blob(Data)
+  /// A blob bound from an array's bytes, without a copy into `Data` first.
+  case bytes([UInt8])
 }
