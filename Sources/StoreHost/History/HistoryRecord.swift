@@ -37,10 +37,16 @@ public struct HistoryWrite: Sendable {
   public var records: [HistoryRecord]
   /// The oldest step the session still keeps: stored steps before it are deleted.
   public var firstKeptStep: Int
+  /// Whether steps before ``firstKeptStep`` may be stored: `false` when a durable save of
+  /// the session already kept the same oldest step, so there is nothing to delete. (Once
+  /// the oldest step moves on, all steps before it are deleted, whatever an earlier save
+  /// that failed left.)
+  public var dropsEarlierSteps: Bool
 
-  public init(records: [HistoryRecord], firstKeptStep: Int) {
+  public init(records: [HistoryRecord], firstKeptStep: Int, dropsEarlierSteps: Bool = true) {
     self.records = records
     self.firstKeptStep = firstKeptStep
+    self.dropsEarlierSteps = dropsEarlierSteps
   }
 }
 

@@ -35,6 +35,9 @@ final class HistoryRecorder<State: Encodable & Sendable, Action: Encodable & Sen
     var reducingThread: pthread_t?
     /// The JSON of the client's action the thread is sending (``sendingClientAction(json:_:)``).
     var sentJSON: (json: [UInt8], thread: pthread_t)?
+    /// The oldest kept step as of the last durable save: a save that keeps the same one
+    /// finds no older step stored to delete.
+    var savedFirstKeptStep: Int?
 
     /// The JSON ``sendingClientAction(json:_:)`` gave for the action `thread` sends, once.
     mutating func takeSentJSON(on thread: pthread_t) -> [UInt8]? {
@@ -191,17 +194,24 @@ final class HistoryRecorder<State: Encodable & Sendable, Action: Encodable & Sen
   /// What a save of the state at `version` stores of the history, and what to call once
   /// that save is durable.
   func saving(through version: Int) -> (write: @Sendable () -> HistoryWrite, didCommit: @Sendable () -> Void) {
-    let written = Mutex<Int?>(nil)
+    let written = Mutex<(lastStep: Int?, firstKeptStep: Int)?>(nil)
     return (
       write: { [self] in
-        let (steps, firstKept) = recording.withLock { $0.history.unsavedSteps(through: version) }
-        written.withLock { $0 = steps.last?.step }
+        let (unsaved, savedFirstKept) = recording.withLock {
+          ($0.history.unsavedSteps(through: version), $0.savedFirstKeptStep)
+        }
+        written.withLock { $0 = (unsaved.steps.last?.step, unsaved.firstKeptStep) }
         // States are encoded here, outside the lock, on the writer's thread.
-        return HistoryWrite(records: steps.map(\.record), firstKeptStep: firstKept)
+        return HistoryWrite(
+          records: unsaved.steps.map(\.record), firstKeptStep: unsaved.firstKeptStep,
+          dropsEarlierSteps: unsaved.firstKeptStep != savedFirstKept)
       },
       didCommit: { [self] in
-        guard let step = written.withLock({ $0 }) else { return }
-        recording.withLock { $0.history.didSave(through: step) }
+        guard let written = written.withLock({ $0 }) else { return }
+        recording.withLock { recording in
+          if let step = written.lastStep { recording.history.didSave(through: step) }
+          recording.savedFirstKeptStep = written.firstKeptStep
+        }
       }
     )
   }

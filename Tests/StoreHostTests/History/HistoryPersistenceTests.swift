@@ -123,6 +123,28 @@ import Testing
     await host.shutdown()
   }
 
+  @Test func savesDeleteStoredStepsOnlyOnceTheOldestKeptStepMovesOn() async throws {
+    let database = try TemporaryDatabase()
+    defer { database.remove() }
+    let persistence = try await database.open()
+    // 30 steps, a whole state every third: the oldest kept step moves three steps at a time.
+    let host = journalHost(persistence, history: 30)
+    let session = try await host.createSession()
+    let history = try #require(session.history)
+    for _ in 0..<60 {
+      session.store.send(.increment)
+      try await session.flush()
+      try await persistence.flush()
+      let stored = try #require(try SQLiteSessionPersistence.readSession(session.id, path: database.path)).history
+      #expect(stored == (try await host.records(of: session)))
+      // Another save now keeps the oldest step the durable one kept: nothing to delete.
+      #expect(!history.saving(through: session.version).write().dropsEarlierSteps)
+    }
+    let stored = try #require(try SQLiteSessionPersistence.readSession(session.id, path: database.path)).history
+    #expect(stored.count <= 32 && stored.first.map { $0.step > 0 } == true && stored.last?.version == 60)
+    await host.shutdown()
+  }
+
   @Test func aHostStartedWithoutHistoryDeletesTheKeptOne() async throws {
     let database = try TemporaryDatabase()
     defer { database.remove() }

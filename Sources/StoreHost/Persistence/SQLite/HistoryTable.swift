@@ -45,7 +45,7 @@ struct HistoryTable {
   }
 
   /// Stores the steps of `write` for the session `id` and deletes its steps before the
-  /// first kept one.
+  /// first kept one, when there may be any.
   func write(_ write: HistoryWrite, of id: SessionID) throws {
     for record in write.records {
       try upsert.bind(
@@ -53,6 +53,7 @@ struct HistoryTable {
         .integer(Int64(record.stateVersion)), .bytes(record.json), record.state.map { .bytes($0) } ?? .null)
       try upsert.step()
     }
+    guard write.dropsEarlierSteps else { return }
     try trim.bind(.text(id.rawValue), .integer(Int64(write.firstKeptStep)))
     try trim.step()
   }
