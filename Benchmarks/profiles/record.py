@@ -2,7 +2,7 @@
 """Records where the `storehost` demo server spends its CPU, with call graphs (perf record
 --call-graph dwarf), for inclusive.py to read.
 
-  record.py BINARY actions --out FILE [--seconds 4]
+  record.py BINARY actions --out FILE [--seconds 4] [--storehost-flags '--history 0']
       Counter actions from wrk, 64 keep-alive connections on 64 sessions (as compare.py).
   record.py BINARY shared --out FILE [--sessions 3000] [--rounds 3]
       A change of the shared counter reaching every session's patch stream (as bench.py
@@ -28,7 +28,7 @@ def perf_command(pid, out, frequency):
 
 
 def actions(args):
-    server = bench.Server(args.binary, *UNLIMITED).start()
+    server = bench.Server(args.binary, *UNLIMITED, *args.storehost_flags.split()).start()
     try:
         lines = bench.counter_action_lines(bench.Client(server.port))
         url = f"http://127.0.0.1:{server.port}"
@@ -72,6 +72,7 @@ def main():
     parser.add_argument("--seconds", type=int, default=4)
     parser.add_argument("--sessions", type=int, default=3000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--storehost-flags", default="", help="more flags for storehost, e.g. '--history 0'")
     args = parser.parse_args()
     bench.wait_for_quiet_machine()
     actions(args) if args.work == "actions" else shared(args)
