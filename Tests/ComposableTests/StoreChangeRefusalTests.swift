@@ -53,6 +53,8 @@ private final class TickCount: Sendable {
     #expect(refused.isRefused)
     #expect(store.withState(\.count) == 1)
     #expect(store.snapshot.version == 1)
+    // Read without the state, the version says the same.
+    #expect(store.version == 1)
     // The first effect was not cancelled by the refused action and reports back; the
     // refused action's own effect never does.
     // Once no effect runs, every effect that could have sent a tick has ended.

@@ -238,6 +238,8 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
   /// Read without the lock: a server asks it before every action, while the store may be busy.
   override var runningEffectCount: Int { runningEffects.load(ordering: .relaxed) }
 
+  override var snapshotVersion: Int { lock.withLock { _ in version } }
+
   override var runningEffectTasks: [UInt64: Task<Void, Never>] {
     lock.withLock { _ in effects.running }
   }

@@ -165,6 +165,10 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// The current state and its version, read together.
   public var snapshot: StoreSnapshot<State> { core.snapshot }
 
+  /// The version of the current ``snapshot``, read without copying the state (a copy
+  /// retains everything the state holds).
+  @_spi(Hosting) public var version: Int { core.snapshotVersion }
+
   /// Calls `onChange` with the current snapshot at once, then with each new one, in version
   /// order, until the returned observation is cancelled or released.
   ///

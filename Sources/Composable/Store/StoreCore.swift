@@ -8,6 +8,8 @@ class StoreCore<State: Sendable, Action: Sendable>: @unchecked Sendable {
   }
   func tearDown() { fatalError("abstract") }
   var runningEffectCount: Int { fatalError("abstract") }
+  /// The version of ``snapshot``, read without copying the state.
+  var snapshotVersion: Int { fatalError("abstract") }
   /// The root store's running effect tasks, by id.
   var runningEffectTasks: [UInt64: Task<Void, Never>] { fatalError("abstract") }
 }
@@ -48,6 +50,8 @@ final class ScopedCore<ParentState: Sendable, ParentAction: Sendable, State: Sen
   override func tearDown() { parent.tearDown() }
 
   override var runningEffectCount: Int { parent.runningEffectCount }
+
+  override var snapshotVersion: Int { parent.snapshotVersion }
 
   override var runningEffectTasks: [UInt64: Task<Void, Never>] { parent.runningEffectTasks }
 }

@@ -215,7 +215,7 @@ final class Session<State: Codable & Equatable & Sendable, Action: Encodable & S
   static var fastReservationWindow: Int { 10_000 }
 
   /// The current version.
-  var version: Int { baseVersion + store.snapshot.version }
+  var version: Int { baseVersion + store.version }
 
   /// The current state and version.
   var snapshot: (state: State, version: Int) {
