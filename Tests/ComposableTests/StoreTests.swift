@@ -156,4 +156,18 @@ import Testing
     #expect(task.isCancelled)
     #expect(store.runningEffectCount == 0)
   }
+
+  @Test func aSnapshotsCopiesChangeOnlyThemselves() {
+    struct Pair: Equatable, Sendable {
+      var count = 1
+      var names = ["a"]
+    }
+    // Copies share the state's storage until one of them is changed.
+    let original = StoreSnapshot(state: Pair(), version: 3)
+    var copy = original
+    copy.state.count = 2
+    copy.state.names.append("b")
+    #expect(original.state == Pair())
+    #expect(copy.state == Pair(count: 2, names: ["a", "b"]) && copy.version == 3)
+  }
 }

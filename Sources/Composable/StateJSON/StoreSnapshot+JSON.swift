@@ -38,8 +38,8 @@ extension StoreSnapshot where State: Encodable {
           equalityMayHideChanges: { SharedTypeAnalysis.mayHoldSharedValues($0) },
           sameBytesMayHideChanges: { SharedScan.holdsAny(of: changedBoxes, in: $0, at: $1) })
       // The states are diffed where they are, not cast or copied (a copy retains all they hold).
-      try withUnsafePointer(to: older.state) { old in
-        try withUnsafePointer(to: state) { new in
+      try older.withUnsafeStatePointer { old in
+        try withUnsafeStatePointer { new in
           try diffable.writeJSONPatch(fromValueAt: old, toValueAt: new, into: &writer)
         }
       }
