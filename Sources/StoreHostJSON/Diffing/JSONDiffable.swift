@@ -10,8 +10,10 @@ public protocol JSONDiffable: JSONWritable, Equatable {
   static func writeJSONPatch(from old: Self, to new: Self, into patch: inout JSONPatchWriter) throws
 
   /// ``writeJSONPatch(from:to:into:)`` for the values of this type at `old` and `new`, where
-  /// they are: a caller that knows the type only at run time diffs them without copying
-  /// either. Every type has it from ``writeJSONPatch(from:to:into:)``.
+  /// they are: a caller that knows the type only at run time diffs them without casting or
+  /// boxing either. Every type has it from ``writeJSONPatch(from:to:into:)``, which loads
+  /// each value from its address (in code specialized for the type, a copy that retains
+  /// what the value holds).
   static func writeJSONPatch(
     fromValueAt old: UnsafeRawPointer, toValueAt new: UnsafeRawPointer, into patch: inout JSONPatchWriter) throws
 }

@@ -12,8 +12,9 @@ public protocol JSONWritable: Encodable {
   func writeJSON(to writer: inout JSONWriter) throws
 
   /// Writes the value of this type at `value` where it is: a caller that knows the type only
-  /// at run time reaches ``writeJSON(to:)`` without copying the value (a state's copy
-  /// retains everything it holds). Every type has it from ``writeJSON(to:)``.
+  /// at run time reaches ``writeJSON(to:)`` without casting or boxing the value. Every type
+  /// has it from ``writeJSON(to:)``, which loads the value from its address (in code
+  /// specialized for the type, a copy that retains what the value holds).
   static func writeJSON(ofValueAt value: UnsafeRawPointer, to writer: inout JSONWriter) throws
 }
 
