@@ -69,9 +69,19 @@ public struct JSONPatchWriter {
   /// The room the first operation makes for the operations, rather than growing as it writes.
   private static let reservedOperationBytes = 256
 
-  /// The operations as a JSON array: `[{"op":...},...]`. Kept whole as they are written,
-  /// so reading them copies nothing.
-  public var operations: [UInt8] { operationCount > 0 ? operationBytes : Self.noOperations }
+  /// The operations as a JSON array: `[{"op":...},...]`, kept whole as they are written.
+  /// A patch is kept as long as its version is (by streams' recent events, by a history), so
+  /// the room reserved for writing it is not: a small patch is copied to its size.
+  public var operations: [UInt8] {
+    guard operationCount > 0 else { return Self.noOperations }
+    guard operationBytes.capacity > operationBytes.count + Self.keptSpareBytes else { return operationBytes }
+    return [UInt8](unsafeUninitializedCapacity: operationBytes.count) { buffer, initialized in
+      initialized = buffer.initialize(fromContentsOf: operationBytes)
+    }
+  }
+
+  /// The most spare room a patch keeps.
+  private static let keptSpareBytes = 64
 
   private static let noOperations = Array("[]".utf8)
 
