@@ -1,5 +1,6 @@
 import Composable
 import HTTP
+import StoreHostJSON
 import Synchronization
 
 /// One version of a session's state as clients see it. Its JSON is made once, when first
@@ -64,16 +65,6 @@ final class PublishedState: Sendable {
   /// `event: patch` with `{"version", "from", "ops"}` from ``patch``'s version.
   func patchFrame(_ framing: EventFraming = .alone) -> EventFrame? {
     patch?.frame(to: version, framing)
-  }
-}
-
-extension Array where Element == UInt8 {
-  /// A copy without spare capacity, when there is much of it.
-  func trimmed() -> [UInt8] {
-    guard capacity > count + 64 else { return self }
-    return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-      initialized = buffer.initialize(fromContentsOf: self)
-    }
   }
 }
 

@@ -1,3 +1,4 @@
+import StoreHostJSON
 import Synchronization
 
 /// A whole state kept in a session's history: its JSON, made when first needed (by a save

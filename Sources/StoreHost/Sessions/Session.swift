@@ -1,5 +1,6 @@
 @_spi(Hosting) import Composable
 import Foundation
+import StoreHostJSON
 import Synchronization
 
 /// One browser session: a root store, its published versions, and its limits.

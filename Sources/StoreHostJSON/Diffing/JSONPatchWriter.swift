@@ -72,16 +72,7 @@ public struct JSONPatchWriter {
   /// The operations as a JSON array: `[{"op":...},...]`, kept whole as they are written.
   /// A patch is kept as long as its version is (by streams' recent events, by a history), so
   /// the room reserved for writing it is not: a small patch is copied to its size.
-  public var operations: [UInt8] {
-    guard operationCount > 0 else { return Self.noOperations }
-    guard operationBytes.capacity > operationBytes.count + Self.keptSpareBytes else { return operationBytes }
-    return [UInt8](unsafeUninitializedCapacity: operationBytes.count) { buffer, initialized in
-      initialized = buffer.initialize(fromContentsOf: operationBytes)
-    }
-  }
-
-  /// The most spare room a patch keeps.
-  private static let keptSpareBytes = 64
+  public var operations: [UInt8] { operationCount > 0 ? operationBytes.trimmed() : Self.noOperations }
 
   private static let noOperations = Array("[]".utf8)
 
