@@ -4,6 +4,8 @@
 
   record.py BINARY actions --out FILE [--seconds 4] [--storehost-flags '--history 0']
       Counter actions from wrk, 64 keep-alive connections on 64 sessions (as compare.py).
+  record.py BINARY healthz --out FILE [--seconds 4]
+      Tiny GETs (`/healthz`) from wrk, 64 keep-alive connections (as compare.py).
   record.py BINARY shared --out FILE [--sessions 3000] [--rounds 3]
       A change of the shared counter reaching every session's patch stream (as bench.py
       sessions --patches); prints each round's p50 / p99 and server CPU per session.
@@ -42,6 +44,18 @@ def actions(args):
         server.stop()
 
 
+def healthz(args):
+    server = bench.Server(args.binary, *args.storehost_flags.split()).start()
+    try:
+        load = subprocess.Popen(["wrk", "-t", "2", "-c", "64", "-d", f"{args.seconds + 2}s",
+                                 f"http://127.0.0.1:{server.port}/healthz"], stdout=subprocess.PIPE, text=True)
+        time.sleep(1)
+        subprocess.run(perf_command(server.process.pid, args.out, 2000) + ["--", "sleep", str(args.seconds)], check=True)
+        print(next(line for line in load.communicate()[0].splitlines() if "Requests/sec" in line).strip())
+    finally:
+        server.stop()
+
+
 def shared(args):
     count = args.sessions
     server = bench.Server(args.binary, "--max-sessions", str(count + 10), "--max-connections", str(count + 100)).start()
@@ -67,7 +81,7 @@ def shared(args):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("binary")
-    parser.add_argument("work", choices=["actions", "shared"])
+    parser.add_argument("work", choices=["actions", "healthz", "shared"])
     parser.add_argument("--out", required=True)
     parser.add_argument("--seconds", type=int, default=4)
     parser.add_argument("--sessions", type=int, default=3000)
@@ -75,7 +89,7 @@ def main():
     parser.add_argument("--storehost-flags", default="", help="more flags for storehost, e.g. '--history 0'")
     args = parser.parse_args()
     bench.wait_for_quiet_machine()
-    actions(args) if args.work == "actions" else shared(args)
+    {"actions": actions, "healthz": healthz, "shared": shared}[args.work](args)
     print(f"load after: {os.getloadavg()[0]:.2f}")
 
 

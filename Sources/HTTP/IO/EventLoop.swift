@@ -30,7 +30,7 @@ final class EventLoop: @unchecked Sendable {
   private var ticking: [UInt64: Connection] = [:]
   private var ticksSinceStreamCheck = 0
   private var nextToken = Token.firstConnection
-  private var drainDeadline: ContinuousClock.Instant?
+  private var drainDeadline: MonotonicInstant?
   /// Whether the tick timer runs: not while the loop has no connection, so an idle server
   /// never wakes.
   private var timerArmed = true
@@ -38,7 +38,7 @@ final class EventLoop: @unchecked Sendable {
   private var cachedDateSecond = -1
   private var cachedDate: [UInt8] = []
   /// The time of the current loop iteration.
-  private(set) var now = ContinuousClock.now
+  private(set) var now = MonotonicInstant.now
   /// One read buffer shared by all connections of this loop.
   let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
@@ -118,11 +118,11 @@ final class EventLoop: @unchecked Sendable {
     thread = pthread_self()
     _ = executor
     var busyPoll = BusyPollWindow(limit: core.configuration.busyPoll)
-    var pollUntil = ContinuousClock.now
+    var pollUntil = MonotonicInstant.now
     while running {
       hadSocketWork = false
       // Sleeps only once a busy-poll window has passed with nothing to do.
-      let sleepStart: ContinuousClock.Instant? = now < pollUntil ? nil : .now
+      let sleepStart: MonotonicInstant? = now < pollUntil ? nil : .now
       do {
         try selector.wait(timeoutMilliseconds: sleepStart == nil ? 0 : -1) { event in
           now = .now
@@ -331,7 +331,7 @@ final class EventLoop: @unchecked Sendable {
   // MARK: Shutdown
 
   /// Stops accepting and lets connections finish; closes the rest at `deadline`.
-  func beginDrain(deadline: ContinuousClock.Instant) {
+  func beginDrain(deadline: MonotonicInstant) {
     guard drainDeadline == nil else { return }
     drainDeadline = deadline
     setTimer(armed: true)

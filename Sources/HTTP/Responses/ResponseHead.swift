@@ -8,28 +8,32 @@ enum ResponseHead {
     _ response: Response, contentLength: Int?, keepAlive: Bool, minorVersion: Int, date: [UInt8],
     security: SecurityHeaderBlock, into output: inout [UInt8]
   ) {
-    output.append(contentsOf: statusLine(response.status))
+    appendStatusLine(response.status, to: &output)
     var setByResponse: SecurityHeaderBlock.Fields = []
-    for (name, value) in response.headers
-    where !HTTPHeaders.namesEqual(name, "Content-Length") && !HTTPHeaders.namesEqual(name, "Connection") {
+    for (name, value) in response.headers.fields where !isSetByServer(name) {
       setByResponse.formUnion(security.fields(named: name))
       appendField(name, value, to: &output)
     }
     security.write(skipping: setByResponse, into: &output)
-    output.append(contentsOf: dateField)
+    append("Date: ", to: &output)
     output.append(contentsOf: date)
-    output.append(contentsOf: lineEnd)
+    append("\r\n", to: &output)
     if let contentLength, response.status != 204 && response.status != 304 && response.status >= 200 {
-      output.append(contentsOf: contentLengthField)
+      append("Content-Length: ", to: &output)
       appendDecimal(contentLength, to: &output)
-      output.append(contentsOf: lineEnd)
+      append("\r\n", to: &output)
     }
     if !keepAlive {
-      output.append(contentsOf: closeField)
+      append("Connection: close\r\n", to: &output)
     } else if minorVersion == 0 {
-      output.append(contentsOf: keepAliveField)
+      append("Connection: keep-alive\r\n", to: &output)
     }
-    output.append(contentsOf: lineEnd)
+    append("\r\n", to: &output)
+  }
+
+  /// Whether the server writes the field `name` itself, ignoring a handler's.
+  private static func isSetByServer(_ name: String) -> Bool {
+    HTTPHeaders.namesEqual(name, "Content-Length") || HTTPHeaders.namesEqual(name, "Connection")
   }
 
   /// Appends `name: value\r\n`, or nothing when `name` is not a token. A handler may echo
@@ -38,13 +42,13 @@ enum ResponseHead {
   static func appendField(_ name: String, _ value: String, to output: inout [UInt8]) {
     guard !name.isEmpty, allSatisfy(name, isHeaderNameByte) else { return }
     output.append(contentsOf: name.utf8)
-    output.append(contentsOf: separator)
+    append(": ", to: &output)
     if allSatisfy(value, { $0 != CR && $0 != LF && $0 != 0 }) {
       output.append(contentsOf: value.utf8)
     } else {
       for byte in value.utf8 { output.append(byte == CR || byte == LF || byte == 0 ? SP : byte) }
     }
-    output.append(contentsOf: lineEnd)
+    append("\r\n", to: &output)
   }
 
   /// Whether every byte of `text` passes, read from its storage where it can be.
@@ -52,20 +56,22 @@ enum ResponseHead {
     text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(predicate) } ?? text.utf8.allSatisfy(predicate)
   }
 
-  /// `HTTP/1.1 <status> <reason>\r\n`, built once for the common statuses.
-  private static func statusLine(_ status: Int) -> [UInt8] {
-    if let index = commonStatuses.firstIndex(of: status) { return commonStatusLines[index] }
-    return Array("HTTP/1.1 \(status) \(reasonPhrase(status))\r\n".utf8)
+  /// Appends `HTTP/1.1 <status> <reason>\r\n`, from constant text for the common statuses.
+  private static func appendStatusLine(_ status: Int, to output: inout [UInt8]) {
+    switch status {
+    case 200: append("HTTP/1.1 200 OK\r\n", to: &output)
+    case 201: append("HTTP/1.1 201 Created\r\n", to: &output)
+    case 204: append("HTTP/1.1 204 No Content\r\n", to: &output)
+    case 304: append("HTTP/1.1 304 Not Modified\r\n", to: &output)
+    case 404: append("HTTP/1.1 404 Not Found\r\n", to: &output)
+    default: output.append(contentsOf: "HTTP/1.1 \(status) \(reasonPhrase(status))\r\n".utf8)
+    }
   }
 
-  private static let commonStatuses = [200, 201, 202, 204, 304, 400, 401, 403, 404, 409, 413, 429, 503]
-  private static let commonStatusLines = commonStatuses.map { Array("HTTP/1.1 \($0) \(reasonPhrase($0))\r\n".utf8) }
-  private static let separator = Array(": ".utf8)
-  private static let lineEnd = Array("\r\n".utf8)
-  private static let dateField = Array("Date: ".utf8)
-  private static let contentLengthField = Array("Content-Length: ".utf8)
-  private static let closeField = Array("Connection: close\r\n".utf8)
-  private static let keepAliveField = Array("Connection: keep-alive\r\n".utf8)
+  /// Appends constant text: read in place, with no array to count references to.
+  private static func append(_ text: StaticString, to output: inout [UInt8]) {
+    text.withUTF8Buffer { output.append(contentsOf: $0) }
+  }
 
   private static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
     guard value >= 10 else {

@@ -11,7 +11,7 @@ final class Connection: @unchecked Sendable {
     var path: String
     var keepAlive: Bool
     var minorVersion: Int
-    var start: ContinuousClock.Instant
+    var start: MonotonicInstant
     /// Where the handler ran; an event stream's closure runs there too.
     var placement: Router.Placement = .eventLoop
   }
@@ -46,7 +46,7 @@ final class Connection: @unchecked Sendable {
   private var readingPaused = false
   private var inputEnded = false
   private var closeAfterFlush = false
-  private var lingerDeadline: ContinuousClock.Instant?
+  private var lingerDeadline: MonotonicInstant?
   private var inFlight: InFlight?
   /// Set while ``perform(_:)`` runs; actions handed to it meanwhile wait in `deferredActions`.
   private var performing = false
@@ -57,11 +57,11 @@ final class Connection: @unchecked Sendable {
   private var streamTask: Task<Void, Never>?
   /// A TLS read could not finish until the socket is writable (renegotiation or handshake).
   private var readWantsWrite = false
-  private var lastStreamWrite = ContinuousClock.now
+  private var lastStreamWrite = MonotonicInstant.now
   private let heartbeatInterval: Duration
   /// When queued output last moved (or started waiting); a reader that stops reading is
   /// dropped after the idle timeout.
-  private var lastWriteProgress = ContinuousClock.now
+  private var lastWriteProgress = MonotonicInstant.now
   private(set) var isClosed = false
 
   init(fd: Int32, token: UInt64, transport: Transport, remote: String, loop: EventLoop) {
@@ -100,12 +100,12 @@ final class Connection: @unchecked Sendable {
 
   /// Whether ``tick(now:)`` has anything to check: always, but for an idle event stream,
   /// which only waits for its next heartbeat.
-  func isDue(_ now: ContinuousClock.Instant) -> Bool {
+  func isDue(_ now: MonotonicInstant) -> Bool {
     stream == nil || hasPendingOutput || lingerDeadline != nil || now - lastStreamWrite >= heartbeatInterval
   }
 
   /// Checks this connection's deadlines.
-  func tick(now: ContinuousClock.Instant) {
+  func tick(now: MonotonicInstant) {
     if let lingerDeadline {
       if now >= lingerDeadline { closeNow() }
       return
@@ -551,7 +551,7 @@ final class Connection: @unchecked Sendable {
   }
 
   /// Counts a finished response and writes its access log line when enabled.
-  private func log(method: String, path: String, status: Int, bytes: Int, start: ContinuousClock.Instant) {
+  private func log(method: String, path: String, status: Int, bytes: Int, start: MonotonicInstant) {
     loop.core.state.responseCount.add(1, ordering: .relaxed)
     guard loop.core.configuration.accessLog else { return }
     AccessLog.write(method: method, path: path, status: status, bytes: bytes, duration: loop.now - start)

@@ -22,11 +22,11 @@ struct ConnectionStateMachine {
 
   private enum Phase {
     /// Between requests since this instant.
-    case idle(since: ContinuousClock.Instant)
+    case idle(since: MonotonicInstant)
     /// Part of a head has arrived; it started at this instant.
-    case readingHead(since: ContinuousClock.Instant)
-    /// The head is in; the body must be complete by the deadline.
-    case readingBody(head: RequestHead, deadline: ContinuousClock.Instant)
+    case readingHead(since: MonotonicInstant)
+    /// The head is in (`head`); the body must be complete by the deadline.
+    case readingBody(deadline: MonotonicInstant)
     /// A handler is answering; nothing more is read until it has.
     case responding
     /// Closing: nothing more happens.
@@ -39,21 +39,24 @@ struct ConnectionStateMachine {
 
   private let limits: HTTPLimits
   private var parser: RequestParser
+  /// Kept apart from `phase`, whose payloads stay plain values: checking the phase copies it.
   private var phase: Phase
+  /// The head of the request whose body is being read.
+  private var head: RequestHead?
   private var body: [UInt8] = []
   private var inputClosed = false
   private var draining = false
   private var paused = false
 
   /// A new connection accepted at `now`.
-  init(limits: HTTPLimits, now: ContinuousClock.Instant) {
+  init(limits: HTTPLimits, now: MonotonicInstant) {
     self.limits = limits
     parser = RequestParser(limits: limits)
     phase = .idle(since: now)
   }
 
   /// Bytes arrived.
-  mutating func received(_ bytes: some Sequence<UInt8>, now: ContinuousClock.Instant) -> [Action] {
+  mutating func received(_ bytes: some Sequence<UInt8>, now: MonotonicInstant) -> [Action] {
     if case .closed = phase { return [] }
     parser.append(bytes)
     if case .responding = phase {
@@ -67,7 +70,7 @@ struct ConnectionStateMachine {
   }
 
   /// The peer closed its sending side (or the socket failed for reading).
-  mutating func inputEnded(now: ContinuousClock.Instant) -> [Action] {
+  mutating func inputEnded(now: MonotonicInstant) -> [Action] {
     inputClosed = true
     switch phase {
     case .responding, .closed: return []
@@ -78,7 +81,7 @@ struct ConnectionStateMachine {
 
   /// The response to the dispatched request is queued. `keepAlive` is false when the
   /// request or response asked to close, or the response was a stream.
-  mutating func responseFinished(keepAlive: Bool, now: ContinuousClock.Instant) -> [Action] {
+  mutating func responseFinished(keepAlive: Bool, now: MonotonicInstant) -> [Action] {
     guard case .responding = phase else { return [] }
     if !keepAlive || draining {
       phase = .closed
@@ -97,7 +100,7 @@ struct ConnectionStateMachine {
   }
 
   /// Time passed: enforce the idle timeout and the head and body deadlines.
-  mutating func tick(now: ContinuousClock.Instant) -> [Action] {
+  mutating func tick(now: MonotonicInstant) -> [Action] {
     switch phase {
     case .idle(let since) where now - since >= limits.idleTimeout:
       phase = .closed
@@ -105,7 +108,7 @@ struct ConnectionStateMachine {
     case .readingHead(let since) where now - since >= limits.requestHeadTimeout:
       phase = .closed
       return [.fail(Self.requestTimeout)]
-    case .readingBody(_, let deadline) where now >= deadline:
+    case .readingBody(let deadline) where now >= deadline:
       phase = .closed
       return [.fail(Self.requestTimeout)]
     default:
@@ -125,7 +128,7 @@ struct ConnectionStateMachine {
 
   /// Pulls parts from the parser until a request is complete, more bytes are needed, or
   /// the input is bad.
-  private mutating func advance(now: ContinuousClock.Instant) -> [Action] {
+  private mutating func advance(now: MonotonicInstant) -> [Action] {
     var actions: [Action] = []
     while true {
       let part: RequestParser.Part?
@@ -140,11 +143,12 @@ struct ConnectionStateMachine {
       case .head(let head):
         if head.expectsContinue { actions.append(.write(Self.continueResponse)) }
         body = []
-        phase = .readingBody(head: head, deadline: now + limits.requestBodyTimeout)
+        self.head = head
+        phase = .readingBody(deadline: now + limits.requestBodyTimeout)
       case .body(let bytes):
         body.append(contentsOf: bytes)
       case .end:
-        guard case .readingBody(let head, _) = phase else { return actions }
+        guard case .readingBody = phase, let head = head.take() else { return actions }
         phase = .responding
         actions.append(.dispatch(head, body: body))
         body = []

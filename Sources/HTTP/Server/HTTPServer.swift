@@ -142,7 +142,7 @@ public final class HTTPServer: Sendable {
       return state.loops
     }
     shared.startDraining()
-    let deadline = ContinuousClock.now + configuration.shutdownTimeout
+    let deadline = MonotonicInstant.now + configuration.shutdownTimeout
     for loop in loops { loop.execute { loop.beginDrain(deadline: deadline) } }
     await waitUntilStopped()
   }

@@ -5,7 +5,7 @@ import Synchronization
 final class StaticFileCache: Sendable {
   private struct Entry {
     var file: CachedFile
-    var checkedAt: ContinuousClock.Instant
+    var checkedAt: MonotonicInstant
   }
 
   private struct State {
@@ -30,7 +30,7 @@ final class StaticFileCache: Sendable {
   ///
   /// - Throws: 400 for a malformed percent escape.
   func file(at path: String, root: String) throws(HTTPError) -> CachedFile? {
-    let now = ContinuousClock.now
+    let now = MonotonicInstant.now
     if let entry = state.withLock({ $0.entries[path] }) {
       if now - entry.checkedAt < options.revalidateAfter { return entry.file }
       if entry.file.isCurrent {

@@ -47,7 +47,7 @@ public final class EventStream: Sendable {
     var finishing = false
     /// The latest frame of each slot that did not fit, oldest first: at most one per slot.
     var pending: [(slot: Int, frame: EventFrame)] = []
-    var stalledSince: ContinuousClock.Instant?
+    var stalledSince: MonotonicInstant?
     var waiters: [CheckedContinuation<Void, Never>] = []
     var closeHandlers: [@Sendable () -> Void] = []
     /// Frames queued for the connection and not yet taken by its event loop.
@@ -222,7 +222,7 @@ public final class EventStream: Sendable {
   }
 
   /// Since when the client has been too slow, or `nil` if it keeps up.
-  var stalledSince: ContinuousClock.Instant? { state.withLock { $0.stalledSince } }
+  var stalledSince: MonotonicInstant? { state.withLock { $0.stalledSince } }
 
   /// Ends the stream and wakes everything waiting for that.
   func markClosed() {

@@ -3,7 +3,7 @@ import Testing
 @testable import HTTP
 
 @Suite struct ConnectionStateMachineTests {
-  let start = ContinuousClock.now
+  let start = MonotonicInstant.now
   var limits: HTTPLimits {
     var limits = HTTPLimits()
     limits.idleTimeout = .seconds(5)

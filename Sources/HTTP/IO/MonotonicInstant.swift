@@ -1,0 +1,44 @@
+import Glibc
+
+/// A moment on the system's monotonic clock, as the event loops keep time: nanoseconds in a
+/// plain integer. `ContinuousClock.Instant` keeps its layout private to the standard library,
+/// so outside it every copy, comparison or sum of one goes through its type's metadata, and
+/// an enum or optional holding one is laid out at run time; a connection reads and keeps the
+/// time several times a request.
+struct MonotonicInstant: Comparable, Hashable, Sendable {
+  /// Nanoseconds since an unspecified start (the machine's boot).
+  var nanoseconds: Int64
+
+  /// Now (`CLOCK_MONOTONIC`).
+  static var now: MonotonicInstant {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return MonotonicInstant(nanoseconds: Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec))
+  }
+
+  static func < (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
+
+  /// The instant `duration` later; a duration too long to count in nanoseconds ends at the
+  /// end of time.
+  static func + (instant: MonotonicInstant, duration: Duration) -> MonotonicInstant {
+    let (sum, overflow) = instant.nanoseconds.addingReportingOverflow(duration.saturatingNanoseconds)
+    return MonotonicInstant(nanoseconds: overflow ? (duration > .zero ? .max : .min) : sum)
+  }
+
+  /// The time from `earlier` to `later`.
+  static func - (later: MonotonicInstant, earlier: MonotonicInstant) -> Duration {
+    .nanoseconds(later.nanoseconds &- earlier.nanoseconds)
+  }
+}
+
+extension Duration {
+  /// The duration in whole nanoseconds, rounded towards zero, or `Int64.max` / `.min` when it
+  /// is longer than they count.
+  var saturatingNanoseconds: Int64 {
+    let (seconds, attoseconds) = components
+    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    guard !overflow else { return seconds > 0 ? .max : .min }
+    let (sum, overflowing) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+    return overflowing ? (seconds > 0 ? .max : .min) : sum
+  }
+}
