@@ -16,6 +16,8 @@ final class EventLoop: @unchecked Sendable {
   }
 
   let core: ServerCore
+  /// This loop's part of the server's counters.
+  let counters: LoopCounters
   private let selector: PlatformSelector
   private let wakeFD: Int32
   private let timerFD: Int32
@@ -42,8 +44,9 @@ final class EventLoop: @unchecked Sendable {
   /// One read buffer shared by all connections of this loop.
   let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
-  init(core: ServerCore, listener: Int32) throws(SystemError) {
+  init(core: ServerCore, listener: Int32, counters: LoopCounters) throws(SystemError) {
     self.core = core
+    self.counters = counters
     self.listener = listener
     selector = try PlatformSelector()
     wakeFD = try syscallChecked("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }

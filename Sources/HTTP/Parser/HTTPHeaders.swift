@@ -20,7 +20,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
   /// Every value of `name`, in order.
   public func values(_ name: String) -> [String] {
-    fields.filter { Self.namesEqual($0.name, name) }.map(\.value)
+    fields.compactMap { Self.namesEqual($0.name, name) ? $0.value : nil }
   }
 
   /// How many fields are named `name`.
@@ -48,8 +48,9 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
   /// Whether a comma-separated header contains `token` (case-insensitive), e.g.
   /// `Connection: keep-alive, Upgrade` contains `upgrade`.
   public func containsToken(_ token: String, in name: String) -> Bool {
-    values(name).contains { value in
-      value.split(separator: ",").contains { Self.namesEqual(String($0).trimmingOWS(), token) }
+    fields.contains { field in
+      Self.namesEqual(field.name, name)
+        && field.value.split(separator: ",").contains { Self.namesEqual(String($0).trimmingOWS(), token) }
     }
   }
 

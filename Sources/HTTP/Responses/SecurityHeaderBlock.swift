@@ -1,6 +1,7 @@
 /// A server's security headers (``SecurityHeaders``) as bytes, made once when it starts.
 /// An answer copies them whole, or, when its handler set some of them itself, the others.
-struct SecurityHeaderBlock: Sendable {
+/// A class: an answer's head takes one reference to it rather than one to each of its arrays.
+final class SecurityHeaderBlock: Sendable {
   /// Which of the block's fields: bit `i` is the `i`-th.
   struct Fields: OptionSet, Sendable {
     let rawValue: UInt8
@@ -16,7 +17,7 @@ struct SecurityHeaderBlock: Sendable {
   private let nameLengths: UInt64
 
   /// The headers a server serving HTTPS (`https`) or plain HTTP sends.
-  init(_ headers: SecurityHeaders, https: Bool) {
+  convenience init(_ headers: SecurityHeaders, https: Bool) {
     self.init(fields: headers.fields(https: https))
   }
 

@@ -152,48 +152,54 @@ public struct Router: Sendable {
     on("DELETE", pattern, runsOn: placement, handler)
   }
 
-  /// What answers `request`: a handler with its path parameters, or an answer the router
-  /// gives itself (404, 405, OPTIONS).
-  func resolve(_ request: Request) -> Resolution {
-    if request.method == "OPTIONS" && request.path == "*" {
+  /// What answers a request for `path` with `method`: a handler with the path's parameters,
+  /// or an answer the router gives itself (404, 405, OPTIONS). The request is not needed
+  /// to choose, so the caller builds it once, with the parameters.
+  func resolve(method requestMethod: String, path: String) -> Resolution {
+    if requestMethod == "OPTIONS" && path == "*" {
       return .answer(Response(status: 204, headers: ["Allow": "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"]))
     }
     var allowed: [String] = []
-    let segmentCount = PathPattern.segmentCount(of: request.path)
-    let candidates = segmentCount < routesBySegmentCount.count ? routesBySegmentCount[segmentCount] : []
-    for index in candidates {
-      guard let parameters = routes[index].pattern.match(request.path) else { continue }
-      let method = routes[index].method
-      if method == request.method || (request.method == "HEAD" && method == "GET") {
-        var routed = request
-        routed.parameters = parameters
-        return Resolution(routes[index].responder, routed, routes[index].placement)
+    let segmentCount = PathPattern.segmentCount(of: path)
+    if segmentCount < routesBySegmentCount.count {
+      for index in routesBySegmentCount[segmentCount] {
+        guard let parameters = routes[index].pattern.match(path) else { continue }
+        let method = routes[index].method
+        if method == requestMethod || (requestMethod == "HEAD" && method == "GET") {
+          return Resolution(routes[index].responder, parameters, routes[index].placement)
+        }
+        allowed.append(method)
+        if method == "GET" { allowed.append("HEAD") }
       }
-      allowed.append(method)
-      if method == "GET" { allowed.append("HEAD") }
     }
     if allowed.isEmpty {
-      if let fallbackResponder { return Resolution(fallbackResponder, request, fallbackPlacement) }
+      if let fallbackResponder { return Resolution(fallbackResponder, [:], fallbackPlacement) }
       return .answer(HTTPError.notFound().response)
     }
     allowed.append("OPTIONS")
     var unique: [String] = []
     for method in allowed where !unique.contains(method) { unique.append(method) }
     let allow = unique.joined(separator: ", ")
-    if request.method == "OPTIONS" { return .answer(Response(status: 204, headers: ["Allow": allow])) }
+    if requestMethod == "OPTIONS" { return .answer(Response(status: 204, headers: ["Allow": allow])) }
     return .answer(
       HTTPError(
-        status: 405, code: "method_not_allowed", message: "This path does not support the \(request.method) method.",
+        status: 405, code: "method_not_allowed", message: "This path does not support the \(requestMethod) method.",
         headers: ["Allow": allow]
       ).response)
   }
 
   /// Runs the handler for `request` and turns thrown errors into JSON answers.
   public func respond(to request: Request) async -> Response {
-    switch resolve(request) {
-    case .answer(let response): response
-    case .immediate(let handler, let routed): Self.run(handler, routed)
-    case .handler(let handler, let routed, _): await Self.run(handler, routed)
+    var routed = request
+    switch resolve(method: request.method, path: request.path) {
+    case .answer(let response):
+      return response
+    case .immediate(let handler, let parameters):
+      routed.parameters = parameters
+      return Self.run(handler, routed)
+    case .handler(let handler, let parameters, _):
+      routed.parameters = parameters
+      return await Self.run(handler, routed)
     }
   }
 
@@ -223,18 +229,19 @@ public struct Router: Sendable {
 
   /// How the router answers one request.
   enum Resolution {
-    /// Run this handler (where the placement says) with the request and its parameters.
-    case handler(Handler, Request, Placement)
-    /// Call this handler now, on the event loop, with the request and its parameters.
-    case immediate(ImmediateHandler, Request)
+    /// Run this handler (where the placement says) with the request, given these path
+    /// parameters.
+    case handler(Handler, parameters: [String: String], Placement)
+    /// Call this handler now, on the event loop, with the request, given these parameters.
+    case immediate(ImmediateHandler, parameters: [String: String])
     /// Answer this at once.
     case answer(Response)
 
-    init(_ responder: Responder, _ request: Request, _ placement: Placement) {
+    init(_ responder: Responder, _ parameters: [String: String], _ placement: Placement) {
       switch (responder, placement) {
-      case (.immediate(let handler), .eventLoop): self = .immediate(handler, request)
-      case (.immediate, .sharedPool): self = .handler(responder.asAsync, request, placement)
-      case (.async(let handler), _): self = .handler(handler, request, placement)
+      case (.immediate(let handler), .eventLoop): self = .immediate(handler, parameters: parameters)
+      case (.immediate, .sharedPool): self = .handler(responder.asAsync, parameters: parameters, placement)
+      case (.async(let handler), _): self = .handler(handler, parameters: parameters, placement)
       }
     }
   }

@@ -241,30 +241,39 @@ final class Connection: @unchecked Sendable {
       perform([.fail(.badRequest("The request target is not a path."))])
       return
     }
+    let keepAlive = head.keepAlive && !loop.core.state.isDraining
+    inFlight = InFlight(
+      method: head.method, path: target.path, keepAlive: keepAlive, minorVersion: head.minorVersion, start: loop.now)
+    let resolution = loop.core.router.resolve(method: head.method, path: target.path)
+    if case .answer(let response) = resolution {
+      deliver(response)
+      return
+    }
     var request = Request(
       method: head.method, path: target.path, query: target.query, headers: head.headers, body: body,
       remoteAddress: remote, server: loop.core.state)
     request.minorVersion = head.minorVersion
-    let keepAlive = head.keepAlive && !loop.core.state.isDraining
-    inFlight = InFlight(
-      method: head.method, path: target.path, keepAlive: keepAlive, minorVersion: head.minorVersion, start: loop.now)
-    let resolution = loop.core.router.resolve(request)
-    if case .handler(_, _, let placement) = resolution { inFlight?.placement = placement }
     switch resolution {
-    case .answer(let response):
-      deliver(response)
-    case .immediate(let handler, let request):
+    case .answer:
+      break
+    case .immediate(let handler, let parameters):
+      request.parameters = parameters
       deliver(Router.run(handler, request))
-    case .handler(let handler, let request, .eventLoop):
-      // Handler and answer on this loop's thread: the task is run by the loop itself.
-      requestTask = Task(executorPreference: loop.executor) {
-        self.deliver(await Router.run(handler, request))
-      }
-    case .handler(let handler, let request, .sharedPool):
-      let loop = self.loop
-      requestTask = Task {
-        let response = await Router.run(handler, request)
-        loop.execute { self.deliver(response) }
+    case .handler(let handler, let parameters, let placement):
+      request.parameters = parameters
+      inFlight?.placement = placement
+      switch placement {
+      case .eventLoop:
+        // Handler and answer on this loop's thread: the task is run by the loop itself.
+        requestTask = Task(executorPreference: loop.executor) { [request] in
+          self.deliver(await Router.run(handler, request))
+        }
+      case .sharedPool:
+        let loop = self.loop
+        requestTask = Task { [request] in
+          let response = await Router.run(handler, request)
+          loop.execute { self.deliver(response) }
+        }
       }
     }
   }
@@ -489,7 +498,7 @@ final class Connection: @unchecked Sendable {
 
   private func didWrite(_ count: Int) {
     lastWriteProgress = loop.now
-    loop.core.state.bytesWritten.add(count, ordering: .relaxed)
+    loop.counters.count(bytesWritten: count)
   }
 
   private func setInterest(_ new: Interest) {
@@ -552,7 +561,7 @@ final class Connection: @unchecked Sendable {
 
   /// Counts a finished response and writes its access log line when enabled.
   private func log(method: String, path: String, status: Int, bytes: Int, start: MonotonicInstant) {
-    loop.core.state.responseCount.add(1, ordering: .relaxed)
+    loop.counters.countResponse()
     guard loop.core.configuration.accessLog else { return }
     AccessLog.write(method: method, path: path, status: status, bytes: bytes, duration: loop.now - start)
   }

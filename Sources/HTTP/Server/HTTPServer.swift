@@ -29,13 +29,14 @@ public final class HTTPServer: Sendable {
   /// The configuration the server was created with.
   public let configuration: ServerConfiguration
   private let router: Router
-  private let shared = ServerState()
+  private let shared: ServerState
   private let state = Mutex(State())
 
   /// A server that will serve `router` with `configuration` once started.
   public init(configuration: ServerConfiguration = ServerConfiguration(), router: Router) {
     self.configuration = configuration
     self.router = router
+    shared = ServerState(loopCount: configuration.eventLoops)
   }
 
   /// The bound port (useful with port 0); 0 before ``start()``.
@@ -64,11 +65,11 @@ public final class HTTPServer: Sendable {
       var port = configuration.port
       var loops: [EventLoop] = []
       do {
-        for _ in 0..<max(1, configuration.eventLoops) {
+        for index in 0..<max(1, configuration.eventLoops) {
           let listener = try Socket.listen(host: configuration.host, port: port, shared: configuration.eventLoops > 1)
           port = Socket.localPort(listener)
           do {
-            loops.append(try EventLoop(core: core, listener: listener))
+            loops.append(try EventLoop(core: core, listener: listener, counters: shared.loopCounters[index]))
           } catch {
             close(listener)
             throw error
