@@ -13,4 +13,14 @@ extension Duration {
   package var nanosecondsValue: Int {
     Int(components.seconds) * 1_000_000_000 + Int(components.attoseconds / 1_000_000_000)
   }
+
+  /// The duration in whole nanoseconds, rounded towards zero, or `Int64.max` / `.min` when
+  /// it is longer than they count.
+  var saturatingNanoseconds: Int64 {
+    let (seconds, attoseconds) = components
+    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    guard !overflow else { return seconds > 0 ? .max : .min }
+    let (sum, overflowing) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+    return overflowing ? (seconds > 0 ? .max : .min) : sum
+  }
 }

@@ -30,15 +30,3 @@ struct MonotonicInstant: Comparable, Hashable, Sendable {
     .nanoseconds(later.nanoseconds &- earlier.nanoseconds)
   }
 }
-
-extension Duration {
-  /// The duration in whole nanoseconds, rounded towards zero, or `Int64.max` / `.min` when it
-  /// is longer than they count.
-  var saturatingNanoseconds: Int64 {
-    let (seconds, attoseconds) = components
-    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-    guard !overflow else { return seconds > 0 ? .max : .min }
-    let (sum, overflowing) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
-    return overflowing ? (seconds > 0 ? .max : .min) : sum
-  }
-}
