@@ -74,12 +74,23 @@ final class EventLoop: @unchecked Sendable {
     var tasks: [UnownedJob] = []
 
     var isEmpty: Bool { closures.isEmpty && streamOutput.isEmpty && tasks.isEmpty }
+
+    /// Empties the arrays, keeping their room.
+    mutating func removeAll() {
+      closures.removeAll(keepingCapacity: true)
+      streamOutput.removeAll(keepingCapacity: true)
+      tasks.removeAll(keepingCapacity: true)
+    }
   }
+  /// The jobs being run, taken from `jobs` (loop thread only).
+  private var takenJobs = Jobs()
 
   /// Where the handlers of this loop's connections run (see ``LoopExecutor``).
   private(set) lazy var executor = LoopExecutor(loop: self)
   /// Tasks made ready on the loop's own thread, run before it waits again.
   private var readyTasks: [UnownedJob] = []
+  /// The ready tasks being run (see ``runReadyTasks()``).
+  private var runningTasks: [UnownedJob] = []
   /// Whether the current pass served a connection or the listener (see
   /// ``ServerConfiguration/busyPoll``).
   private var hadSocketWork = false
@@ -168,15 +179,10 @@ final class EventLoop: @unchecked Sendable {
   private func runJobs() {
     while true {
       runReadyTasks()
-      let pending = jobs.withLock { jobs -> Jobs in
-        defer {
-          jobs.closures.removeAll(keepingCapacity: true)
-          jobs.streamOutput.removeAll(keepingCapacity: true)
-          jobs.tasks.removeAll(keepingCapacity: true)
-        }
-        return jobs
-      }
-      if pending.isEmpty {
+      // The handed-over jobs and the emptied arrays of the last round trade places: taking
+      // them allocates nothing (a copy would leave `jobs` sharing the arrays it must empty).
+      jobs.withLock { swap(&$0, &takenJobs) }
+      if takenJobs.isEmpty {
         wakePending.store(false, ordering: .releasing)
         // Work handed over after the last look but before the flag was cleared found it
         // set and wrote no wake-up: look once more.
@@ -184,18 +190,20 @@ final class EventLoop: @unchecked Sendable {
         wakePending.store(true, ordering: .releasing)
         continue
       }
-      for job in pending.tasks { executor.run(job) }
-      for job in pending.closures { job() }
-      for token in pending.streamOutput { connections[token]?.writeStreamOutput() }
+      for job in takenJobs.tasks { executor.run(job) }
+      for job in takenJobs.closures { job() }
+      for token in takenJobs.streamOutput { connections[token]?.writeStreamOutput() }
+      takenJobs.removeAll()
     }
   }
 
   /// Runs the tasks made ready on this thread, including those they make ready.
   private func runReadyTasks() {
     while !readyTasks.isEmpty {
-      let ready = readyTasks
-      readyTasks.removeAll(keepingCapacity: true)
-      for job in ready { executor.run(job) }
+      // Swapped, not copied, as in ``runJobs()``: tasks the jobs make ready go to the other array.
+      swap(&readyTasks, &runningTasks)
+      for job in runningTasks { executor.run(job) }
+      runningTasks.removeAll(keepingCapacity: true)
     }
   }
 

@@ -19,6 +19,13 @@ import Testing
     #expect(text == "HTTP/1.1 201 Created\r\nX-A: 1\r\nDate: D\r\nContent-Length: 3\r\n\r\n")
   }
 
+  /// The common statuses' lines are constant text; each must say what the reason phrases say.
+  @Test(arguments: [100, 200, 201, 202, 204, 206, 304, 400, 401, 403, 404, 409, 413, 429, 500, 503, 599])
+  func statusLineNamesTheStatusAndItsReason(status: Int) {
+    let line = head(Response(status: status)).split(separator: "\r\n", maxSplits: 1).first.map(String.init)
+    #expect(line == "HTTP/1.1 \(status) \(ResponseHead.reasonPhrase(status))")
+  }
+
   @Test func connectionHeaderFollowsKeepAliveAndVersion() {
     #expect(head(Response(), keepAlive: false).contains("Connection: close\r\n"))
     #expect(head(Response(), minorVersion: 0).contains("Connection: keep-alive\r\n"))
