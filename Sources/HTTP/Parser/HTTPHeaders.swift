@@ -33,6 +33,9 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
   /// Whether `name` is present.
   public func contains(_ name: String) -> Bool { fields.contains { Self.namesEqual($0.name, name) } }
 
+  /// Makes room for `count` fields in all, so adding that many allocates once.
+  mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
+
   /// Appends a field, keeping any earlier ones of the same name.
   public mutating func add(_ name: String, _ value: String) { fields.append((name, value)) }
 

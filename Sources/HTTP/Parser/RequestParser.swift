@@ -204,6 +204,14 @@ public struct RequestParser: Sendable {
     /// Where the section's final CRLF starts.
     let end: Int
 
+    /// How many lines are left (each ends in CRLF before `end`): the room a section's
+    /// fields need, made once.
+    func remainingCount(in buffer: [UInt8]) -> Int {
+      var count = 0
+      for index in cursor..<end where buffer[index] == LF { count += 1 }
+      return count
+    }
+
     mutating func next(in buffer: [UInt8]) throws(HTTPParseError) -> Range<Int>? {
       let lineStart = cursor
       while cursor < end {
@@ -249,6 +257,7 @@ public struct RequestParser: Sendable {
 
   private func parseFields(_ lines: inout SectionLines, section: String) throws(HTTPParseError) -> HTTPHeaders {
     var headers = HTTPHeaders()
+    headers.reserveCapacity(min(lines.remainingCount(in: buffer), limits.maxHeaderCount))
     while let range = try lines.next(in: buffer) {
       guard headers.fields.count < limits.maxHeaderCount else { throw .tooManyHeaders }
       let line = buffer[range]
