@@ -56,24 +56,13 @@ enum ResponseHead {
     text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(predicate) } ?? text.utf8.allSatisfy(predicate)
   }
 
-  /// Appends `HTTP/1.1 <status> <reason>\r\n`, from constant text for the common statuses.
+  /// Appends `HTTP/1.1 <status> <reason>\r\n`, from constant text and the status's digits.
   private static func appendStatusLine(_ status: Int, to output: inout [UInt8]) {
-    switch status {
-    case 200: append("HTTP/1.1 200 OK\r\n", to: &output)
-    case 201: append("HTTP/1.1 201 Created\r\n", to: &output)
-    case 202: append("HTTP/1.1 202 Accepted\r\n", to: &output)
-    case 204: append("HTTP/1.1 204 No Content\r\n", to: &output)
-    case 304: append("HTTP/1.1 304 Not Modified\r\n", to: &output)
-    case 400: append("HTTP/1.1 400 Bad Request\r\n", to: &output)
-    case 401: append("HTTP/1.1 401 Unauthorized\r\n", to: &output)
-    case 403: append("HTTP/1.1 403 Forbidden\r\n", to: &output)
-    case 404: append("HTTP/1.1 404 Not Found\r\n", to: &output)
-    case 409: append("HTTP/1.1 409 Conflict\r\n", to: &output)
-    case 413: append("HTTP/1.1 413 Content Too Large\r\n", to: &output)
-    case 429: append("HTTP/1.1 429 Too Many Requests\r\n", to: &output)
-    case 503: append("HTTP/1.1 503 Service Unavailable\r\n", to: &output)
-    default: output.append(contentsOf: "HTTP/1.1 \(status) \(reasonPhrase(status))\r\n".utf8)
-    }
+    append("HTTP/1.1 ", to: &output)
+    appendDecimal(status, to: &output)
+    output.append(SP)
+    append(reasonPhrase(status), to: &output)
+    append("\r\n", to: &output)
   }
 
   /// Appends constant text: read in place, with no array to count references to.
@@ -95,7 +84,7 @@ enum ResponseHead {
   }
 
   /// The reason phrase for common statuses.
-  static func reasonPhrase(_ status: Int) -> String {
+  static func reasonPhrase(_ status: Int) -> StaticString {
     switch status {
     case 100: "Continue"
     case 200: "OK"

@@ -244,38 +244,40 @@ final class Connection: @unchecked Sendable {
     let keepAlive = head.keepAlive && !loop.core.state.isDraining
     inFlight = InFlight(
       method: head.method, path: target.path, keepAlive: keepAlive, minorVersion: head.minorVersion, start: loop.now)
-    let resolution = loop.core.router.resolve(method: head.method, path: target.path)
-    if case .answer(let response) = resolution {
+    switch loop.core.router.resolve(method: head.method, path: target.path) {
+    case .answer(let response):
       deliver(response)
-      return
-    }
-    var request = Request(
-      method: head.method, path: target.path, query: target.query, headers: head.headers, body: body,
-      remoteAddress: remote, server: loop.core.state)
-    request.minorVersion = head.minorVersion
-    switch resolution {
-    case .answer:
-      break
     case .immediate(let handler, let parameters):
-      request.parameters = parameters
-      deliver(Router.run(handler, request))
+      deliver(Router.run(handler, routedRequest(head, target, body, parameters)))
     case .handler(let handler, let parameters, let placement):
-      request.parameters = parameters
+      let request = routedRequest(head, target, body, parameters)
       inFlight?.placement = placement
       switch placement {
       case .eventLoop:
         // Handler and answer on this loop's thread: the task is run by the loop itself.
-        requestTask = Task(executorPreference: loop.executor) { [request] in
+        requestTask = Task(executorPreference: loop.executor) {
           self.deliver(await Router.run(handler, request))
         }
       case .sharedPool:
         let loop = self.loop
-        requestTask = Task { [request] in
+        requestTask = Task {
           let response = await Router.run(handler, request)
           loop.execute { self.deliver(response) }
         }
       }
     }
+  }
+
+  /// The request a handler gets: built once the router has chosen it, with its parameters.
+  private func routedRequest(
+    _ head: RequestHead, _ target: RequestTarget, _ body: [UInt8], _ parameters: [String: String]
+  ) -> Request {
+    var request = Request(
+      method: head.method, path: target.path, query: target.query, headers: head.headers, body: body,
+      remoteAddress: remote, server: loop.core.state)
+    request.minorVersion = head.minorVersion
+    request.parameters = parameters
+    return request
   }
 
   private func deliver(_ response: Response) {

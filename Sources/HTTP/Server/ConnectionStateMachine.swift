@@ -39,9 +39,9 @@ struct ConnectionStateMachine {
 
   private let limits: HTTPLimits
   private var parser: RequestParser
-  /// Kept apart from `phase`, whose payloads stay plain values: checking the phase copies it.
   private var phase: Phase
-  /// The head of the request whose body is being read.
+  /// The head of the request whose body is being read, kept apart from `phase` so that its
+  /// payloads stay plain values: checking the phase copies it.
   private var head: RequestHead?
   private var body: [UInt8] = []
   private var inputClosed = false
