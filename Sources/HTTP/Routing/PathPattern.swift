@@ -17,6 +17,21 @@ struct PathPattern: Sendable {
     }
   }
 
+  /// The same pattern in arrays and strings of its own.
+  func copied() -> PathPattern {
+    PathPattern(
+      segments: segments.map { segment in
+        switch segment {
+        case .literal(let bytes): .literal(bytes.map { $0 })
+        case .parameter(let name): .parameter(String(decoding: name.utf8.map { $0 }, as: UTF8.self))
+        }
+      })
+  }
+
+  private init(segments: [Segment]) {
+    self.segments = segments
+  }
+
   /// How many segments a matching path has.
   var segmentCount: Int { segments.count }
 

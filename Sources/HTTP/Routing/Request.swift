@@ -18,7 +18,8 @@ public struct Request: Sendable {
   public var parameters: [String: String] = [:]
   /// 1 for HTTP/1.1, 0 for HTTP/1.0.
   public var minorVersion: Int = 1
-  let server: ServerState?
+  /// The core of the event loop that read the request (its own object, see ``ServerCore``).
+  let server: ServerCore?
 
   /// A request built by hand, for tests of handlers.
   public init(
@@ -32,7 +33,7 @@ public struct Request: Sendable {
 
   init(
     method: String, path: String, query: String?, headers: HTTPHeaders, body: [UInt8], remoteAddress: String,
-    server: ServerState?
+    server: ServerCore?
   ) {
     self.method = method
     self.path = path
@@ -59,8 +60,8 @@ public struct Request: Sendable {
   public func queryItem(_ name: String) -> String? { queryItems.first { $0.name == name }?.value }
 
   /// Whether the server serving this request is shutting down (health checks answer 503).
-  public var isDraining: Bool { server?.isDraining ?? false }
+  public var isDraining: Bool { server?.state.isDraining ?? false }
 
   /// Counters of the server serving this request (all zero for a hand-built request).
-  public var serverMetrics: ServerMetrics { server?.metrics ?? ServerMetrics() }
+  public var serverMetrics: ServerMetrics { server?.state.metrics ?? ServerMetrics() }
 }

@@ -274,7 +274,7 @@ final class Connection: @unchecked Sendable {
   ) -> Request {
     var request = Request(
       method: head.method, path: target.path, query: target.query, headers: head.headers, body: body,
-      remoteAddress: remote, server: loop.core.state)
+      remoteAddress: remote, server: loop.core)
     request.minorVersion = head.minorVersion
     request.parameters = parameters
     return request

@@ -25,8 +25,9 @@ struct ConnectionStateMachine {
     case idle(since: MonotonicInstant)
     /// Part of a head has arrived; it started at this instant.
     case readingHead(since: MonotonicInstant)
-    /// The head is in (`head`); the body must be complete by the deadline.
-    case readingBody(deadline: MonotonicInstant)
+    /// The head is in (`head`), since this instant; the body must follow within the body
+    /// timeout.
+    case readingBody(since: MonotonicInstant)
     /// A handler is answering; nothing more is read until it has.
     case responding
     /// Closing: nothing more happens.
@@ -108,7 +109,7 @@ struct ConnectionStateMachine {
     case .readingHead(let since) where now - since >= limits.requestHeadTimeout:
       phase = .closed
       return [.fail(Self.requestTimeout)]
-    case .readingBody(let deadline) where now >= deadline:
+    case .readingBody(let since) where now - since >= limits.requestBodyTimeout:
       phase = .closed
       return [.fail(Self.requestTimeout)]
     default:
@@ -144,7 +145,7 @@ struct ConnectionStateMachine {
         if head.expectsContinue { actions.append(.write(Self.continueResponse)) }
         body = []
         self.head = head
-        phase = .readingBody(deadline: now + limits.requestBodyTimeout)
+        phase = .readingBody(since: now)
       case .body(let bytes):
         body.append(contentsOf: bytes)
       case .end:

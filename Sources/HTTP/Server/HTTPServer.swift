@@ -61,7 +61,6 @@ public final class HTTPServer: Sendable {
       guard !state.started else { return }
       signal(SIGPIPE, SIG_IGN)
       let tls = try configuration.tls.map { configuration throws(TLSError) in try ReloadableTLSContext(configuration) }
-      let core = ServerCore(configuration: configuration, router: router, state: shared, tls: tls)
       var port = configuration.port
       var loops: [EventLoop] = []
       do {
@@ -69,6 +68,7 @@ public final class HTTPServer: Sendable {
           let listener = try Socket.listen(host: configuration.host, port: port, shared: configuration.eventLoops > 1)
           port = Socket.localPort(listener)
           do {
+            let core = ServerCore(configuration: configuration, router: router, state: shared, tls: tls)
             loops.append(try EventLoop(core: core, listener: listener, counters: shared.loopCounters[index]))
           } catch {
             close(listener)

@@ -1,4 +1,7 @@
-/// What every event loop of one server shares: read-only after start.
+/// What one event loop serves with, read-only after start: the server's configuration and
+/// state, and copies of its own of the router and the security header bytes. Each loop has
+/// its own core, so that answering a request takes and drops references only to objects of
+/// its own thread: an atomic count that another core wrote last costs a cache miss.
 final class ServerCore: Sendable {
   let configuration: ServerConfiguration
   let router: Router
@@ -14,7 +17,7 @@ final class ServerCore: Sendable {
 
   init(configuration: ServerConfiguration, router: Router, state: ServerState, tls: ReloadableTLSContext?) {
     self.configuration = configuration
-    self.router = router
+    self.router = router.copiedForOneLoop()
     self.state = state
     self.tls = tls
     securityHeaders = SecurityHeaderBlock(configuration.securityHeaders, https: tls != nil)

@@ -121,6 +121,32 @@ private func errorCode(_ response: Response) -> String? {
     #expect(await router.respond(to: Request(method: "GET", path: "/")).status == 404)
   }
 
+  @Test func aLoopsCopyAnswersAsTheRouterItWasCopiedFrom() async {
+    var original = router
+    original.get("/now/{what}") { .text("now \($0.parameters["what"] ?? "?")") }
+    original.get("/pooled", runsOn: .sharedPool) { _ in .text("pooled") }
+    original.setFallback { request in .text("fallback \(request.path)") }
+    let copy = original.copiedForOneLoop()
+    let requests = [
+      ("GET", "/api/sessions/a%20b/events"), ("POST", "/api/sessions/7/actions"), ("PUT", "/api/sessions/1/events"),
+      ("OPTIONS", "/api/sessions/1/actions"), ("GET", "/teapot"), ("GET", "/boom"), ("GET", "/now/then"),
+      ("GET", "/pooled"), ("GET", "/elsewhere"), ("HEAD", "/api/sessions/1/events"),
+    ]
+    for (method, path) in requests {
+      let expected = await original.respond(to: Request(method: method, path: path))
+      let answered = await copy.respond(to: Request(method: method, path: path))
+      #expect(answered.status == expected.status, "\(method) \(path)")
+      #expect(answered.bodyBytes == expected.bodyBytes, "\(method) \(path)")
+      #expect(answered.headers["Allow"] == expected.headers["Allow"], "\(method) \(path)")
+    }
+    guard case .immediate = copy.resolve(method: "GET", path: "/now/x"),
+      case .handler(_, _, .sharedPool) = copy.resolve(method: "GET", path: "/pooled")
+    else {
+      Issue.record("the copy changed where a handler runs")
+      return
+    }
+  }
+
   @Test func requestExposesDecodedQueryItems() {
     let request = Request(method: "GET", path: "/", query: "a=1&b=x+y&c=%2F&a=2")
     #expect(request.queryItems.map(\.value) == ["1", "x y", "/", "2"])
