@@ -46,11 +46,14 @@ public struct Router: Sendable {
       }
     }
 
-    /// The same handler in a closure of its own (see ``Router/copiedForOneLoop()``).
+    /// The same handler; one that answers without suspending in a closure of its own (see
+    /// ``Router/copiedForOneLoop()``). An async one is kept as it is: wrapping it would add
+    /// a frame to its task, which then outgrows the room the task is made with and
+    /// allocates, costing more than the shared count it saves.
     var rewrapped: Responder {
       switch self {
       case .immediate(let handler): .immediate { request in try handler(request) }
-      case .async(let handler): .async { request in try await handler(request) }
+      case .async: self
       }
     }
   }
@@ -112,10 +115,11 @@ public struct Router: Sendable {
     routes.append(Route(method: method, pattern: pattern, placement: placement, responder: responder))
   }
 
-  /// A router with the same routes for one event loop's thread alone: its tables and its
-  /// handlers' closures are its own, so choosing and calling a handler counts no reference
-  /// that a loop on another core also counts (an atomic count another core wrote last
-  /// costs a cache miss). The handlers are the same functions with the same captures.
+  /// A router with the same routes for one event loop's thread alone: its tables, and the
+  /// closures of handlers that answer without suspending, are its own, so choosing and
+  /// calling such a handler counts no reference that a loop on another core also counts (an
+  /// atomic count another core wrote last costs a cache miss). The handlers are the same
+  /// functions with the same captures.
   func copiedForOneLoop() -> Router {
     var copy = Router()
     for route in routes {
