@@ -17,7 +17,7 @@ public struct DependencyValues: Sendable {
   /// never used.
   @TaskLocal static var isSetting = false
 
-  private var overrides: [ObjectIdentifier: any Sendable] = [:]
+  private var overrides = DependencyOverrides()
 
   /// Whether keys give their live or their test values: test values whenever tests run
   /// (a test framework is installed, see ``TestFramework``), live ones otherwise.
@@ -62,7 +62,7 @@ public struct DependencyValues: Sendable {
   /// These values with `other`'s overrides on top, in `other`'s context.
   func merging(_ other: DependencyValues) -> DependencyValues {
     var merged = self
-    merged.overrides.merge(other.overrides) { _, new in new }
+    merged.overrides.merge(other.overrides)
     merged.context = other.context
     return merged
   }

@@ -17,7 +17,10 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
   /// Told about every action reduced (see ``StoreActionObserver``).
   private let actionObserver: (any StoreActionObserver<Action>)?
 
-  private var state: State
+  /// The state, in a buffer the snapshots of it share: a snapshot copies no state, and an
+  /// action copies it once, when a snapshot still holds the buffer.
+  private var storage: SnapshotStorage<State>
+  private var state: State { _read { yield storage.state } }
   private var version = 0
   private var isTornDown = false
   /// Actions waiting in the current `send`: the sent one, then those of `.send` effects.
@@ -63,7 +66,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
     acceptChange: (@Sendable (StoreSnapshot<State>) -> Bool)? = nil,
     actionObserver: (any StoreActionObserver<Action>)? = nil
   ) {
-    self.state = initialState
+    self.storage = SnapshotStorage(initialState)
     self.reduce = reducer._reduceFunction()
     self.dependencies = dependencies
     self.isDuplicate = isDuplicate
@@ -106,14 +109,14 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
   /// they asked for are dropped. Called with `lock` held.
   private func reduceQueue(startingWith action: Action, origin: ActionOrigin) -> StoreTask {
     defer { actionObserver?.didReduceSend() }
-    let previous: State? = isDuplicate == nil ? nil : state
+    let previous: SnapshotStorage<State>? = isDuplicate == nil ? nil : storage
     queue.append(action)
     var index = 0
     DependencyValues.$current.withValue(dependencies) {
       CancellationScope.$current.withValue(reducingScope) {
         while index < queue.count {
           actionObserver?.willReduce(queue[index], origin: index == 0 ? origin : .queued)
-          let effect = reduce(&state, queue[index])
+          let effect = storage.withUniqueState { reduce(&$0, queue[index]) }
           index += 1
           start(effect, cancelIDs: [])
         }
@@ -124,7 +127,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
       if !started.isEmpty { started.removeAll(keepingCapacity: true) }
       if !cancelling.isEmpty { cancelling.removeAll(keepingCapacity: true) }
     }
-    let isUnchanged = previous.map { isDuplicate?($0, state) ?? false } ?? false
+    let isUnchanged = previous.map { isDuplicate?($0.state, state) ?? false } ?? false
     if let previous {
       followSharedValues(from: previous)
     } else if sharedSubscriptions.needsScan(stateChanged: !isUnchanged) {
@@ -137,9 +140,9 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
         publish()
         return finish()
       }
-      let next = StoreSnapshot(state: state, version: version + 1, sharedValues: sharedSubscriptions.snapshot())
+      let next = StoreSnapshot(storage: storage, version: version + 1, sharedValues: sharedSubscriptions.snapshot())
       guard acceptChange(next) else {
-        state = previous
+        storage = previous
         followSharedValues()
         for task in started { task.cancel() }
         _ = cancelledWhileReducing.take()
@@ -161,7 +164,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
   private func publish() {
     version += 1
     guard isObserved else { return }
-    tell(StoreSnapshot(state: state, version: version, sharedValues: sharedSubscriptions.snapshot()))
+    tell(StoreSnapshot(storage: storage, version: version, sharedValues: sharedSubscriptions.snapshot()))
   }
 
   /// `next`, made for ``acceptChange``, as the next version. Called with `lock` held.
@@ -183,8 +186,8 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
 
   /// Follows the shared values the state holds now, searching only the parts that differ
   /// from `previous`, the state at the last look. Called with `lock` held.
-  private func followSharedValues(from previous: State) {
-    sharedSubscriptions.update(from: previous, to: state, onChange: onSharedValueChange)
+  private func followSharedValues(from previous: SnapshotStorage<State>) {
+    sharedSubscriptions.update(from: previous.state, to: state, onChange: onSharedValueChange)
   }
 
   /// What the shared values this store follows call when they change.
@@ -205,7 +208,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
 
   override var snapshot: StoreSnapshot<State> {
     // With its shared values as of this version, so a patch from it sees their next change.
-    lock.withLock { _ in StoreSnapshot(state: state, version: version, sharedValues: sharedSubscriptions.snapshot()) }
+    lock.withLock { _ in StoreSnapshot(storage: storage, version: version, sharedValues: sharedSubscriptions.snapshot()) }
   }
 
   override func observe(
@@ -215,7 +218,7 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
       defer { nextObserverID += 1 }
       observers.append(Observer(id: nextObserverID, onChange: onChange))
       isObserved = true
-      onChange(StoreSnapshot(state: state, version: version))
+      onChange(StoreSnapshot(storage: storage, version: version))
       return nextObserverID
     }
     return StoreObservation { [weak self] in

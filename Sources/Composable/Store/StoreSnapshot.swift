@@ -26,16 +26,24 @@ public struct StoreSnapshot<State: Sendable>: Sendable {
   }
 
   init(state: State, version: Int, sharedValues: SharedSnapshot) {
-    self.storage = SnapshotStorage(state)
+    self.init(storage: SnapshotStorage(state), version: version, sharedValues: sharedValues)
+  }
+
+  /// A snapshot of the state kept in `storage`, which it shares.
+  init(storage: SnapshotStorage<State>, version: Int, sharedValues: SharedSnapshot = .empty) {
+    self.storage = storage
     self.version = version
     self.sharedValues = sharedValues
   }
 }
 
-/// A snapshot's state in a buffer its copies share, never changed once made (setting a
-/// snapshot's state gives it a buffer of its own): so sendable, and read in place.
-private struct SnapshotStorage<State: Sendable>: @unchecked Sendable {
-  private let buffer: ManagedBuffer<State, Void>
+/// A state in a buffer its copies share, read in place. A root store keeps its state in one
+/// and its snapshots share it, so a session's store and its latest version hold one copy.
+/// The buffer is changed only through the one reference to it (``withUniqueState(_:)``
+/// copies it first otherwise): a buffer anything else can see never changes, so it is
+/// sendable.
+struct SnapshotStorage<State: Sendable>: @unchecked Sendable {
+  private var buffer: ManagedBuffer<State, Void>
 
   init(_ state: State) {
     buffer = .create(minimumCapacity: 0) { _ in state }
@@ -44,6 +52,19 @@ private struct SnapshotStorage<State: Sendable>: @unchecked Sendable {
   var state: State {
     _read { yield buffer.header }
   }
+
+  /// Calls `body` to change the state, in this storage's own buffer: made first, as a copy,
+  /// when another storage or snapshot shares the buffer.
+  mutating func withUniqueState<R>(_ body: (inout State) throws -> R) rethrows -> R {
+    if !isKnownUniquelyReferenced(&buffer) {
+      let state = buffer.header
+      buffer = .create(minimumCapacity: 0) { _ in state }
+    }
+    return try buffer.withUnsafeMutablePointerToHeader { try body(&$0.pointee) }
+  }
+
+  /// Whether `other` keeps its state in the same buffer.
+  func sharesBuffer(with other: SnapshotStorage) -> Bool { buffer === other.buffer }
 
   func withUnsafeStatePointer<R>(_ body: (UnsafePointer<State>) throws -> R) rethrows -> R {
     try buffer.withUnsafeMutablePointerToHeader { try body(UnsafePointer($0)) }

@@ -38,8 +38,10 @@ struct ConnectionStateMachine {
   static let requestTimeout = HTTPParseError(
     status: 408, code: "request_timeout", message: "The request was not received in time.")
 
-  private let limits: HTTPLimits
   private var parser: RequestParser
+  /// The parser's limits: one copy per connection, as a connection with an open stream
+  /// lives long and there may be tens of thousands.
+  private var limits: HTTPLimits { parser.limits }
   private var phase: Phase
   /// The head of the request whose body is being read, kept apart from `phase` so that its
   /// payloads stay plain values: checking the phase copies it.
@@ -51,7 +53,6 @@ struct ConnectionStateMachine {
 
   /// A new connection accepted at `now`.
   init(limits: HTTPLimits, now: MonotonicInstant) {
-    self.limits = limits
     parser = RequestParser(limits: limits)
     phase = .idle(since: now)
   }

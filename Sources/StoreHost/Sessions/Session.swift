@@ -120,6 +120,20 @@ final class Session<State: Codable & Equatable & Sendable, Action: Encodable & S
       return closedWith
     }
 
+    /// Removes the waiters of `waiters` whose versions are at most `version` and returns their
+    /// continuations. An emptied list keeps no storage: an idle session holds none.
+    static func take(
+      _ waiters: inout [(version: Int, continuation: CheckedContinuation<Void, any Error>)], through version: Int
+    ) -> [CheckedContinuation<Void, any Error>] {
+      let taken = waiters.filter { $0.version <= version }.map(\.continuation)
+      if taken.count == waiters.count {
+        waiters = []
+      } else {
+        waiters.removeAll { $0.version <= version }
+      }
+      return taken
+    }
+
     /// Removes and returns the waiters whose versions no queued save covers.
     mutating func takeUncoveredWaiters() -> [(version: Int, continuation: CheckedContinuation<Void, any Error>)] {
       let durable = durableWaiters.filter { $0.version > queuedVersion }
@@ -276,8 +290,7 @@ final class Session<State: Codable & Equatable & Sendable, Action: Encodable & S
       guard version > publishing.publishLimit else { return [] }
       publishing.publishLimit = version
       if !publishing.isClosed, let released = publishing.takePublishable() { events.publish(released) }
-      defer { publishing.publishWaiters.removeAll { $0.version <= version } }
-      return publishing.publishWaiters.filter { $0.version <= version }.map(\.continuation)
+      return Publishing.take(&publishing.publishWaiters, through: version)
     }
     for continuation in ready { continuation.resume() }
   }
@@ -618,10 +631,8 @@ final class Session<State: Codable & Equatable & Sendable, Action: Encodable & S
       var ready: [Waiter] = []
       if let error {
         if keepsUnsavedChanges {
-          ready += publishing.durableWaiters.filter { $0.version <= save.version }.map { ($0.continuation, error) }
-          publishing.durableWaiters.removeAll { $0.version <= save.version }
-          ready += publishing.publishWaiters.filter { $0.version <= save.reservedVersion }.map { ($0.continuation, error) }
-          publishing.publishWaiters.removeAll { $0.version <= save.reservedVersion }
+          ready += Publishing.take(&publishing.durableWaiters, through: save.version).map { ($0, error) }
+          ready += Publishing.take(&publishing.publishWaiters, through: save.reservedVersion).map { ($0, error) }
           guard !publishing.isClosed, !publishing.isRetryScheduled else { return (ready, false) }
           publishing.isRetryScheduled = true
           return (ready, true)
@@ -639,10 +650,8 @@ final class Session<State: Codable & Equatable & Sendable, Action: Encodable & S
         if !publishing.isClosed, let released = publishing.takePublishable() { events.publish(released) }
         let durable = publishing.durableVersion
         let limit = publishing.publishLimit
-        ready += publishing.durableWaiters.filter { $0.version <= durable }.map { ($0.continuation, nil) }
-        publishing.durableWaiters.removeAll { $0.version <= durable }
-        ready += publishing.publishWaiters.filter { $0.version <= limit }.map { ($0.continuation, nil) }
-        publishing.publishWaiters.removeAll { $0.version <= limit }
+        ready += Publishing.take(&publishing.durableWaiters, through: durable).map { ($0, nil) }
+        ready += Publishing.take(&publishing.publishWaiters, through: limit).map { ($0, nil) }
       }
       if publishing.pendingSaves == 0, publishing.failedVersion != nil {
         let error = publishing.definiteFailure ?? SaveOutcomeUnknown()
