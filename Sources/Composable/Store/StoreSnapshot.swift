@@ -63,9 +63,6 @@ struct SnapshotStorage<State: Sendable>: @unchecked Sendable {
     return try buffer.withUnsafeMutablePointerToHeader { try body(&$0.pointee) }
   }
 
-  /// Whether `other` keeps its state in the same buffer.
-  func sharesBuffer(with other: SnapshotStorage) -> Bool { buffer === other.buffer }
-
   func withUnsafeStatePointer<R>(_ body: (UnsafePointer<State>) throws -> R) rethrows -> R {
     try buffer.withUnsafeMutablePointerToHeader { try body(UnsafePointer($0)) }
   }
