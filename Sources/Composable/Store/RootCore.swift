@@ -187,7 +187,11 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
   /// Follows the shared values the state holds now, searching only the parts that differ
   /// from `previous`, the state at the last look. Called with `lock` held.
   private func followSharedValues(from previous: SnapshotStorage<State>) {
-    sharedSubscriptions.update(from: previous.state, to: state, onChange: onSharedValueChange)
+    previous.withUnsafeStatePointer { previous in
+      storage.withUnsafeStatePointer { state in
+        sharedSubscriptions.update(fromValueAt: previous, to: state, onChange: onSharedValueChange)
+      }
+    }
   }
 
   /// What the shared values this store follows call when they change.

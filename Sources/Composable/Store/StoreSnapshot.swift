@@ -57,8 +57,8 @@ struct SnapshotStorage<State: Sendable>: @unchecked Sendable {
   /// when another storage or snapshot shares the buffer.
   mutating func withUniqueState<R>(_ body: (inout State) throws -> R) rethrows -> R {
     if !isKnownUniquelyReferenced(&buffer) {
-      let state = buffer.header
-      buffer = .create(minimumCapacity: 0) { _ in state }
+      let shared = buffer
+      buffer = .create(minimumCapacity: 0) { _ in shared.header }
     }
     return try buffer.withUnsafeMutablePointerToHeader { try body(&$0.pointee) }
   }

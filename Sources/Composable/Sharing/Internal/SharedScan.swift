@@ -25,7 +25,7 @@ extension SharedReader: SharedBoxHolder {
 /// the fields' offsets, only the fields whose types can hold shared values; what has no such
 /// layout (enums with payloads, collections, existentials) is read through its `Mirror`.
 /// A store that looks again after a change compares the state with the one before it
-/// (``tallyChanges(from:to:into:)``) and searches only the parts whose bytes differ, so it
+/// (``tallyChanges(fromValueAt:to:into:)``) and searches only the parts whose bytes differ, so it
 /// pays for what changed, not for the whole state.
 enum SharedScan {
   /// The boxes of the shared values anywhere in `value`, each once.
@@ -43,13 +43,10 @@ enum SharedScan {
   /// Counts the shared values `new` holds in the parts where its bytes differ from `old`'s,
   /// less those `old` holds there. Parts with the same bytes hold the same shared values:
   /// values reach what they hold through copy-on-write buffers and immutable boxes, which a
-  /// change replaces while `old` is alive (classes are not searched).
-  static func tallyChanges<Value>(from old: Value, to new: Value, into tally: inout Tally) {
-    withUnsafeBytes(of: old) { old in
-      withUnsafeBytes(of: new) { new in
-        tallyChanges(Value.self, size: old.count, from: old.baseAddress, to: new.baseAddress, into: &tally)
-      }
-    }
+  /// change replaces while `old` is alive (classes are not searched). The values are read
+  /// where they are: a copy would retain all they hold.
+  static func tallyChanges<Value>(fromValueAt old: UnsafePointer<Value>, to new: UnsafePointer<Value>, into tally: inout Tally) {
+    tallyChanges(Value.self, size: MemoryLayout<Value>.size, from: old, to: new, into: &tally)
   }
 
   /// Whether the value of type `type` stored at `address` holds a shared value whose box is
@@ -126,7 +123,7 @@ enum SharedScan {
     return _openExistential(value, do: open)
   }
 
-  /// ``tallyChanges(from:to:into:)`` for the `size` bytes of a `type` at `old` and `new`:
+  /// ``tallyChanges(fromValueAt:to:into:)`` for the `size` bytes of a `type` at `old` and `new`:
   /// a struct's fields are compared one by one, anything else searched whole when it differs.
   private static func tallyChanges(
     _ type: Any.Type, size: Int, from old: UnsafeRawPointer?, to new: UnsafeRawPointer?, into tally: inout Tally

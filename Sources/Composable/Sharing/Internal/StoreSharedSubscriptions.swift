@@ -51,14 +51,15 @@ final class StoreSharedSubscriptions {
     entries = kept
   }
 
-  /// Follows the shared values of `state`, which was `previous` when this last looked:
-  /// only the parts whose bytes differ are searched (see ``SharedScan/tallyChanges(from:to:into:)``).
+  /// Follows the shared values of the state at `state`, which was the one at `previous` when
+  /// this last looked: only the parts whose bytes differ are searched (see
+  /// ``SharedScan/tallyChanges(fromValueAt:to:into:)``).
   func update<State>(
-    from previous: State, to state: State,
+    fromValueAt previous: UnsafePointer<State>, to state: UnsafePointer<State>,
     onChange: @autoclosure () -> @Sendable (ObjectIdentifier, SharedChange) -> Void
   ) {
     var tally = SharedScan.Tally()
-    SharedScan.tallyChanges(from: previous, to: state, into: &tally)
+    SharedScan.tallyChanges(fromValueAt: previous, to: state, into: &tally)
     for (id, change) in tally.counts where change.count != 0 {
       if let index = entries.firstIndex(where: { ObjectIdentifier($0.box) == id }) {
         entries[index].holders += change.count
