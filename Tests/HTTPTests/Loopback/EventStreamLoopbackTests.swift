@@ -101,8 +101,14 @@ private final class WeakStream: Sendable {
     try await withServer(configuration, router: router) { server in
       // A tiny receive window and no reads: the kernel's buffers fill, then the server's
       // bound is reached and the stream coalesces, then the server gives up on the client.
-      let client = try await blocking { try RawClient(port: server.port, receiveBuffer: 2048) }
-      client.send("GET /flood HTTP/1.1\r\nHost: x\r\n\r\n")
+      // Connected and asked at once, on one thread: with every suite running, this task can
+      // wait seconds for a thread, longer than the idle timeout of a connection that has
+      // sent nothing.
+      let client = try await blocking {
+        let client = try RawClient(port: server.port, receiveBuffer: 2048)
+        client.send("GET /flood HTTP/1.1\r\nHost: x\r\n\r\n")
+        return client
+      }
       for _ in 0..<1500 where !observations.clientGone.load(ordering: .relaxed) {
         try await Task.sleep(for: .milliseconds(20))
       }
