@@ -9,18 +9,13 @@ extension Duration {
     Int(components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000)
   }
 
-  /// The duration in whole nanoseconds, rounded towards zero.
+  /// The duration in whole nanoseconds, rounded towards zero, or `Int.max` / `.min` when it
+  /// is longer than they count.
   package var nanosecondsValue: Int {
-    Int(components.seconds) * 1_000_000_000 + Int(components.attoseconds / 1_000_000_000)
-  }
-
-  /// The duration in whole nanoseconds, rounded towards zero, or `Int64.max` / `.min` when
-  /// it is longer than they count.
-  var saturatingNanoseconds: Int64 {
     let (seconds, attoseconds) = components
-    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    let (whole, overflow) = Int(seconds).multipliedReportingOverflow(by: 1_000_000_000)
     guard !overflow else { return seconds > 0 ? .max : .min }
-    let (sum, overflowing) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+    let (sum, overflowing) = whole.addingReportingOverflow(Int(attoseconds / 1_000_000_000))
     return overflowing ? (seconds > 0 ? .max : .min) : sum
   }
 }

@@ -21,7 +21,7 @@ struct MonotonicInstant: Comparable, Hashable, Sendable {
   /// The instant `duration` later; a duration too long to count in nanoseconds ends at the
   /// end of time.
   static func + (instant: MonotonicInstant, duration: Duration) -> MonotonicInstant {
-    let (sum, overflow) = instant.nanoseconds.addingReportingOverflow(duration.saturatingNanoseconds)
+    let (sum, overflow) = instant.nanoseconds.addingReportingOverflow(Int64(duration.nanosecondsValue))
     return MonotonicInstant(nanoseconds: overflow ? (duration > .zero ? .max : .min) : sum)
   }
 

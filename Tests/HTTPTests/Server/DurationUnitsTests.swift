@@ -14,11 +14,11 @@ import Testing
     #expect(Duration.zero.nanosecondsValue == 0)
   }
 
-  @Test func countsNanosecondsUpToWhatAnInt64Holds() {
-    #expect((Duration.seconds(3) + .nanoseconds(7)).saturatingNanoseconds == 3_000_000_007)
-    #expect(Duration.seconds(Int64.max).saturatingNanoseconds == .max)
-    #expect(Duration.seconds(Int64.min).saturatingNanoseconds == .min)
-    #expect(Duration.seconds(9_223_372_036).saturatingNanoseconds == 9_223_372_036_000_000_000)
+  @Test func countsNanosecondsUpToWhatAnIntHolds() {
+    #expect((Duration.seconds(3) + .nanoseconds(7)).nanosecondsValue == 3_000_000_007)
+    #expect(Duration.seconds(Int64.max).nanosecondsValue == .max)
+    #expect(Duration.seconds(Int64.min).nanosecondsValue == .min)
+    #expect(Duration.seconds(9_223_372_036).nanosecondsValue == 9_223_372_036_000_000_000)
   }
 
   /// The event loops' clock: sums saturate instead of trapping, so a timeout set far beyond
