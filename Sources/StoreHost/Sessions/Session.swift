@@ -120,27 +120,33 @@ final class Session<State: Codable & Equatable & Sendable, Action: Encodable & S
       return closedWith
     }
 
-    /// Removes the waiters of `waiters` whose versions are at most `version` and returns their
-    /// continuations. An emptied list keeps no storage: an idle session holds none.
+    /// Removes and returns the waiters of `waiters` whose versions `isTaken` picks. An emptied
+    /// list keeps no storage: an idle session holds none.
     static func take(
-      _ waiters: inout [(version: Int, continuation: CheckedContinuation<Void, any Error>)], through version: Int
-    ) -> [CheckedContinuation<Void, any Error>] {
-      let taken = waiters.filter { $0.version <= version }.map(\.continuation)
+      _ waiters: inout [(version: Int, continuation: CheckedContinuation<Void, any Error>)],
+      where isTaken: (Int) -> Bool
+    ) -> [(version: Int, continuation: CheckedContinuation<Void, any Error>)] {
+      let taken = waiters.filter { isTaken($0.version) }
       if taken.count == waiters.count {
         waiters = []
       } else {
-        waiters.removeAll { $0.version <= version }
+        waiters.removeAll { isTaken($0.version) }
       }
       return taken
     }
 
+    /// Removes the waiters of `waiters` whose versions are at most `version` and returns their
+    /// continuations.
+    static func take(
+      _ waiters: inout [(version: Int, continuation: CheckedContinuation<Void, any Error>)], through version: Int
+    ) -> [CheckedContinuation<Void, any Error>] {
+      take(&waiters) { $0 <= version }.map(\.continuation)
+    }
+
     /// Removes and returns the waiters whose versions no queued save covers.
     mutating func takeUncoveredWaiters() -> [(version: Int, continuation: CheckedContinuation<Void, any Error>)] {
-      let durable = durableWaiters.filter { $0.version > queuedVersion }
-      durableWaiters.removeAll { $0.version > queuedVersion }
-      let publish = publishWaiters.filter { $0.version > queuedReservation }
-      publishWaiters.removeAll { $0.version > queuedReservation }
-      return durable + publish
+      let (queuedVersion, queuedReservation) = (queuedVersion, queuedReservation)
+      return Self.take(&durableWaiters) { $0 > queuedVersion } + Self.take(&publishWaiters) { $0 > queuedReservation }
     }
 
     /// Removes and returns every waiter.
