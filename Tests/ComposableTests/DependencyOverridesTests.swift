@@ -37,15 +37,13 @@ import Testing
     }
   }
 
-  @Test func mergingTakesTheOtherOverridesOnTop() {
+  @Test func aCopyKeepsItsOverridesWhenTheOriginalChanges() {
     var base = DependencyOverrides()
     base[keys[0]] = "base 0"
     base[keys[1]] = "base 1"
-    var other = DependencyOverrides()
-    other[keys[1]] = "other 1"
-    other[keys[2]] = "other 2"
     let copy = base
-    base.merge(other)
+    base[keys[1]] = "other 1"
+    base[keys[2]] = "other 2"
     #expect(base[keys[0]] as? String == "base 0")
     #expect(base[keys[1]] as? String == "other 1")
     #expect(base[keys[2]] as? String == "other 2")

@@ -33,11 +33,6 @@ struct DependencyOverrides: Sendable {
     }
   }
 
-  /// Sets every override of `other`, replacing those of the same keys.
-  mutating func merge(_ other: DependencyOverrides) {
-    for entry in other.entries { self[entry.key] = entry.value }
-  }
-
   /// The index of the first entry whose key is not below `key`.
   private func position(of key: ObjectIdentifier) -> Int {
     var low = 0

@@ -58,14 +58,6 @@ public struct DependencyValues: Sendable {
   public static func prepare(_ values: inout DependencyValues, with update: (inout DependencyValues) throws -> Void) rethrows {
     try $isSetting.withValue(true) { try update(&values) }
   }
-
-  /// These values with `other`'s overrides on top, in `other`'s context.
-  func merging(_ other: DependencyValues) -> DependencyValues {
-    var merged = self
-    merged.overrides.merge(other.overrides)
-    merged.context = other.context
-    return merged
-  }
 }
 
 /// Runs `operation` with dependencies changed by `update`; tasks it creates inherit them.
