@@ -215,10 +215,12 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   /// While writes to storage fail, probes it twice a second (``SessionPersistence/probe()``),
   /// so that readiness and fast mode's refusals end once it takes writes again, even when
   /// no session saves meanwhile (strict mode undoes failed changes; a balancer sends no
-  /// traffic to a process that is not ready).
+  /// traffic to a process that is not ready). While writes work it waits without waking.
   private func startProbingFailedStorage() {
+    let health = storageHealth
     let task = Task { [weak self] in
       while !Task.isCancelled {
+        await health.waitUntilFailing()
         try? await Task.sleep(for: .milliseconds(500))
         guard let self else { return }
         guard storageHealth.isFailing else { continue }
@@ -231,6 +233,11 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
       }
     }
     probeTask.withLock { $0 = task }
+  }
+
+  deinit {
+    // The probing task waits on the storage's health without holding the host: it ends with it.
+    probeTask.withLock { $0?.cancel() }
   }
 
   /// Puts to rest the sessions idle for ``SessionLimits/restAfter`` and ends those idle for

@@ -25,6 +25,9 @@ public final class StorageHealth: Sendable {
     var failuresSinceLastSuccess = 0
     var failedWrites = 0
     var episodes = 0
+    /// Those waiting for writes to start failing (``waitUntilFailing()``), by their number.
+    var failureWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    var nextWaiter = 0
   }
 
   private let state = Mutex(State())
@@ -50,16 +53,39 @@ public final class StorageHealth: Sendable {
 
   /// Counts a write that failed with `error`: starts a failure, unless one is on.
   public func recordFailure(_ error: any Error) {
-    let change = state.withLock { state -> Change? in
+    let (change, waiters) = state.withLock { state -> (Change?, [CheckedContinuation<Void, Never>]) in
       state.failedWrites += 1
       state.failuresSinceLastSuccess += 1
-      guard state.failingSince == nil else { return nil }
+      guard state.failingSince == nil else { return (nil, []) }
       state.failingSince = .now
       state.cause = String(describing: error)
       state.episodes += 1
-      return .failing(cause: state.cause)
+      defer { state.failureWaiters = [:] }
+      return (.failing(cause: state.cause), Array(state.failureWaiters.values))
     }
+    for waiter in waiters { waiter.resume() }
     if let change { onChange?(change) }
+  }
+
+  /// Returns once writes fail (at once if they do now), or once the calling task is
+  /// cancelled: what waits costs nothing while storage works.
+  func waitUntilFailing() async {
+    let number = state.withLock { state in
+      defer { state.nextWaiter += 1 }
+      return state.nextWaiter
+    }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let resumeNow = state.withLock { state in
+          if state.failingSince != nil || Task.isCancelled { return true }
+          state.failureWaiters[number] = continuation
+          return false
+        }
+        if resumeNow { continuation.resume() }
+      }
+    } onCancel: {
+      state.withLock { $0.failureWaiters.removeValue(forKey: number) }?.resume()
+    }
   }
 
   /// Counts a write that worked when `error` is `nil`, one that failed otherwise.
