@@ -15,9 +15,9 @@ public struct Request: Sendable {
   /// The peer's address as `host:port`.
   public var remoteAddress: String
   /// Path parameters captured by the route pattern, percent-decoded: `{id}` -> `parameters["id"]`.
-  public var parameters: [String: String] = [:]
+  public var parameters: [String: String]
   /// 1 for HTTP/1.1, 0 for HTTP/1.0.
-  public var minorVersion: Int = 1
+  public var minorVersion: Int
   /// The core of the event loop that read the request (its own object, see ``ServerCore``).
   let server: ServerCore?
 
@@ -28,12 +28,13 @@ public struct Request: Sendable {
   ) {
     self.init(
       method: method, path: path, query: query, headers: headers, body: body, remoteAddress: remoteAddress,
-      server: nil)
+      parameters: Dictionary(), minorVersion: 1, server: nil)
   }
 
+  /// A request as a connection hands it to its handler: made whole in one step.
   init(
     method: String, path: String, query: String?, headers: HTTPHeaders, body: [UInt8], remoteAddress: String,
-    server: ServerCore?
+    parameters: [String: String], minorVersion: Int, server: ServerCore?
   ) {
     self.method = method
     self.path = path
@@ -41,6 +42,8 @@ public struct Request: Sendable {
     self.headers = headers
     self.body = body
     self.remoteAddress = remoteAddress
+    self.parameters = parameters
+    self.minorVersion = minorVersion
     self.server = server
   }
 

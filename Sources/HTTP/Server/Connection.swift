@@ -272,12 +272,9 @@ final class Connection: @unchecked Sendable {
   private func routedRequest(
     _ head: RequestHead, _ target: RequestTarget, _ body: [UInt8], _ parameters: [String: String]
   ) -> Request {
-    var request = Request(
+    Request(
       method: head.method, path: target.path, query: target.query, headers: head.headers, body: body,
-      remoteAddress: remote, server: loop.core)
-    request.minorVersion = head.minorVersion
-    request.parameters = parameters
-    return request
+      remoteAddress: remote, parameters: parameters, minorVersion: head.minorVersion, server: loop.core)
   }
 
   private func deliver(_ response: Response) {
