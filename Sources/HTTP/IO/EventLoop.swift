@@ -137,16 +137,22 @@ final class EventLoop: @unchecked Sendable {
       hadSocketWork = false
       // Sleeps only once a busy-poll window has passed with nothing to do.
       let sleepStart: MonotonicInstant? = now < pollUntil ? nil : .now
+      // The clock is read once per wake-up, for all the events of the wait: they are handled
+      // one after another, and every deadline counts in milliseconds or more.
+      var readClock = false
       do {
         try selector.wait(timeoutMilliseconds: sleepStart == nil ? 0 : -1) { event in
-          now = .now
+          if !readClock {
+            now = .now
+            readClock = true
+          }
           handle(event)
         }
       } catch {
         // epoll_wait fails only on programming errors; nothing can be served after it.
         fatalError("\(error)")
       }
-      now = .now
+      if !readClock { now = .now }
       if let sleepStart, hadSocketWork { busyPoll.sleptBeforeWork(now - sleepStart) }
       runJobs()
       if hadSocketWork { pollUntil = now + busyPoll.current }
