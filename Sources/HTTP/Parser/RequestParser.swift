@@ -288,9 +288,14 @@ public struct RequestParser: Sendable {
   private func bodyFraming(method: String, minorVersion: Int, headers: HTTPHeaders) throws(HTTPParseError)
     -> BodyFraming
   {
-    if let length = Self.plainContentLength(in: headers) {
+    switch Self.plainFraming(in: headers) {
+    case .length(let length):
       if length > limits.maxBodyBytes { throw .bodyTooLarge }
       return .length(length)
+    case .noFramingFields:
+      return try unframed(method: method)
+    case nil:
+      break
     }
     let transferEncodings = headers.values("Transfer-Encoding")
     let contentLengths = headers.values("Content-Length")
@@ -325,15 +330,28 @@ public struct RequestParser: Sendable {
       if length > limits.maxBodyBytes { throw .bodyTooLarge }
       return .length(length)
     }
+    return try unframed(method: method)
+  }
+
+  /// A request with neither `Content-Length` nor `Transfer-Encoding`: it has no body, which
+  /// methods that send one may be required to say (411).
+  private func unframed(method: String) throws(HTTPParseError) -> BodyFraming {
     if limits.requireLengthForBodies && (method == "POST" || method == "PUT" || method == "PATCH") {
       throw .lengthRequired
     }
     return .none
   }
 
-  /// The common case, read without allocating: one `Content-Length` of up to 18 digits and
-  /// no `Transfer-Encoding`. `nil` for anything else, which the general rules decide.
-  private static func plainContentLength(in headers: HTTPHeaders) -> Int? {
+  /// The framing fields of the common cases, read in one pass without allocating.
+  private enum PlainFraming {
+    /// Neither `Content-Length` nor `Transfer-Encoding`.
+    case noFramingFields
+    /// One `Content-Length` of up to 18 digits and no `Transfer-Encoding`.
+    case length(Int)
+  }
+
+  /// The framing of the common cases; `nil` for anything else, which the general rules decide.
+  private static func plainFraming(in headers: HTTPHeaders) -> PlainFraming? {
     var value: String?
     for field in headers.fields {
       if HTTPHeaders.namesEqual(field.name, "Transfer-Encoding") { return nil }
@@ -342,7 +360,8 @@ public struct RequestParser: Sendable {
         value = field.value
       }
     }
-    return value.flatMap { length(digits: $0.utf8) }
+    guard let value else { return .noFramingFields }
+    return length(digits: value.utf8).map { .length($0) }
   }
 
   /// A `Content-Length` value: 1 to 18 decimal digits and nothing else, or `nil`.
