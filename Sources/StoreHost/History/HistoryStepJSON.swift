@@ -54,7 +54,7 @@ enum HistoryStepJSON {
       json.append(contentsOf: #"{"source":""#.utf8)
       json.append(contentsOf: action.source.rawValue.utf8)
       json.append(contentsOf: #"","time":"#.utf8)
-      json.append(contentsOf: String(milliseconds(action.time)).utf8)
+      JSONNumberText.appendDecimal(milliseconds(action.time), to: &json)
       json.append(contentsOf: #","action":"#.utf8)
       json.append(contentsOf: action.json)
       if !action.uuids.isEmpty { json += Array(#","uuids":"#.utf8) + ((try? JSONEncoding.encode(action.uuids)) ?? []) }
@@ -78,9 +78,9 @@ enum HistoryStepJSON {
 
   private static func appendHead(version: Int, time: Date, kind: String, to json: inout [UInt8]) {
     json.append(contentsOf: #"{"version":"#.utf8)
-    json.append(contentsOf: String(version).utf8)
+    JSONNumberText.appendDecimal(Int64(version), to: &json)
     json.append(contentsOf: #","time":"#.utf8)
-    json.append(contentsOf: String(milliseconds(time)).utf8)
+    JSONNumberText.appendDecimal(milliseconds(time), to: &json)
     json.append(contentsOf: #","kind":""#.utf8)
     json.append(contentsOf: kind.utf8)
     json.append(UInt8(ascii: "\""))

@@ -1,6 +1,6 @@
 /// Decimal digits of whole numbers, written straight into a byte buffer, and the form of
 /// doubles.
-enum JSONNumberText {
+package enum JSONNumberText {
   /// How a double is written: as an integer, or as text.
   enum Form {
     case integer(Int64)
@@ -19,7 +19,7 @@ enum JSONNumberText {
     return text.hasSuffix(".0") ? .integer(Int64(double)) : .text(text)
   }
 
-  static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+  package static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
     if value < 0 { bytes.append(UInt8(ascii: "-")) }
     appendDecimal(value.magnitude, to: &bytes)
   }
