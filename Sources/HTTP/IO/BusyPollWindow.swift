@@ -7,25 +7,28 @@
 /// Work that came later could not have been caught: polling only burned the core, and the
 /// window halves, down to none. So a busy server with quick clients polls, and a server
 /// at a few hundred requests a second, or idle, does not.
+///
+/// The window counts in nanoseconds: it is adapted on every wake-up, and `Duration`'s
+/// arithmetic runs through generic 128-bit code.
 struct BusyPollWindow {
-  /// The longest window; zero turns polling off.
-  let limit: Duration
-  /// The window after the next pass with work.
-  private(set) var current: Duration
+  /// The longest window in nanoseconds; zero turns polling off.
+  let limit: Int64
+  /// The window after the next pass with work, in nanoseconds.
+  private(set) var current: Int64
 
   init(limit: Duration) {
-    self.limit = max(limit, .zero)
+    self.limit = Int64(max(limit, .zero).nanosecondsValue)
     current = self.limit
   }
 
-  /// The loop slept for `duration` before socket work woke it.
-  mutating func sleptBeforeWork(_ duration: Duration) {
-    guard limit > .zero else { return }
-    if duration <= limit {
+  /// The loop slept for `nanoseconds` before socket work woke it.
+  mutating func sleptBeforeWork(nanoseconds: Int64) {
+    guard limit > 0 else { return }
+    if nanoseconds <= limit {
       current = min(limit, max(current * 2, limit / 8))
     } else {
-      current = current / 2
-      if current < limit / 16 { current = .zero }
+      current /= 2
+      if current < limit / 16 { current = 0 }
     }
   }
 }

@@ -153,9 +153,9 @@ final class EventLoop: @unchecked Sendable {
         fatalError("\(error)")
       }
       if !readClock { now = .now }
-      if let sleepStart, hadSocketWork { busyPoll.sleptBeforeWork(now - sleepStart) }
+      if let sleepStart, hadSocketWork { busyPoll.sleptBeforeWork(nanoseconds: now.nanoseconds - sleepStart.nanoseconds) }
       runJobs()
-      if hadSocketWork { pollUntil = now + busyPoll.current }
+      if hadSocketWork { pollUntil = MonotonicInstant(nanoseconds: now.nanoseconds + busyPoll.current) }
       if drainDeadline != nil && connections.isEmpty { running = false }
     }
     for connection in connections.values { connection.closeNow() }
