@@ -12,7 +12,6 @@ final class EventLoop: @unchecked Sendable {
     static let wake: UInt64 = 0
     static let timer: UInt64 = 1
     static let listener: UInt64 = 2
-    static let firstConnection: UInt64 = 16
   }
 
   let core: ServerCore
@@ -26,12 +25,10 @@ final class EventLoop: @unchecked Sendable {
   private var listener: Int32?
   /// The listener is unwatched until the next tick because `accept4` ran out of descriptors.
   private var acceptPaused = false
-  private var connections: [UInt64: Connection] = [:]
-  /// The connections checked on every tick: all but event streams, whose deadlines
-  /// (heartbeat, stall) are checked about once a second, so idle streams cost little.
-  private var ticking: [UInt64: Connection] = [:]
+  /// The connections by token. All but event streams are checked on every tick; a stream's
+  /// deadlines (heartbeat, stall) are checked about once a second, so idle streams cost little.
+  private var connections = ConnectionSlots<Connection>()
   private var ticksSinceStreamCheck = 0
-  private var nextToken = Token.firstConnection
   private var drainDeadline: MonotonicInstant?
   /// Whether the tick timer runs: not while the loop has no connection, so an idle server
   /// never wakes.
@@ -158,7 +155,7 @@ final class EventLoop: @unchecked Sendable {
       if hadSocketWork { pollUntil = MonotonicInstant(nanoseconds: now.nanoseconds + busyPoll.current) }
       if drainDeadline != nil && connections.isEmpty { running = false }
     }
-    for connection in connections.values { connection.closeNow() }
+    for connection in connections.all { connection.closeNow() }
   }
 
   private func handle(_ event: ReadinessEvent) {
@@ -219,7 +216,7 @@ final class EventLoop: @unchecked Sendable {
       try? selector.register(listener, token: Token.listener, interest: .read)
     }
     if let drainDeadline, now >= drainDeadline {
-      for connection in Array(connections.values) { connection.closeNow() }
+      for connection in connections.all { connection.closeNow() }
       return
     }
     if connections.isEmpty && drainDeadline == nil && !acceptPaused {
@@ -227,11 +224,11 @@ final class EventLoop: @unchecked Sendable {
       return
     }
     // Collected first: a tick may close its connection, which removes it from the tables.
-    var due = Array(ticking.values)
+    var due = connections.ticking
     ticksSinceStreamCheck += 1
     if ticksSinceStreamCheck * Int(core.tickInterval / .milliseconds(1)) >= 1000 {
       ticksSinceStreamCheck = 0
-      for connection in connections.values where connection.isStreaming && connection.isDue(now) {
+      for connection in connections.all where connection.isStreaming && connection.isDue(now) {
         due.append(connection)
       }
     }
@@ -277,19 +274,18 @@ final class EventLoop: @unchecked Sendable {
       }
       transport = .tls(session)
     }
-    let token = nextToken
-    nextToken += 1
+    let token = connections.reserveToken()
     let connection = Connection(fd: fd, token: token, transport: transport, remote: remote, loop: self)
     do {
       try selector.register(fd, token: token, interest: .read)
     } catch {
+      connections.remove(token)
       transport.shutdown()
       close(fd)
       core.state.connectionCount.subtract(1, ordering: .relaxed)
       return
     }
-    connections[token] = connection
-    ticking[token] = connection
+    connections.insert(connection, at: token)
     setTimer(armed: true)
   }
 
@@ -318,18 +314,17 @@ final class EventLoop: @unchecked Sendable {
 
   /// The connection `token` now streams events: its deadlines are checked about once a second.
   func startedStreaming(_ token: UInt64) {
-    ticking[token] = nil
+    connections.setTicks(false, at: token)
   }
 
   /// The connection `token` no longer streams (it may linger or close): checked every tick.
   func stoppedStreaming(_ token: UInt64) {
-    if let connection = connections[token] { ticking[token] = connection }
+    connections.setTicks(true, at: token)
   }
 
   func remove(fd: Int32, token: UInt64) {
     selector.deregister(fd)
-    connections[token] = nil
-    ticking[token] = nil
+    connections.remove(token)
     core.state.connectionCount.subtract(1, ordering: .relaxed)
     // Draining ends with the last connection, not at the next tick.
     if drainDeadline != nil && connections.isEmpty { running = false }
@@ -357,7 +352,7 @@ final class EventLoop: @unchecked Sendable {
       close(listener)
       self.listener = nil
     }
-    for connection in Array(connections.values) { connection.startDraining() }
+    for connection in connections.all { connection.startDraining() }
     if connections.isEmpty { running = false }
   }
 }
