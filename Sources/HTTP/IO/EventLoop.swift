@@ -150,9 +150,9 @@ final class EventLoop: @unchecked Sendable {
         fatalError("\(error)")
       }
       if !readClock { now = .now }
-      if let sleepStart, hadSocketWork { busyPoll.sleptBeforeWork(nanoseconds: now.nanoseconds - sleepStart.nanoseconds) }
+      if let sleepStart, hadSocketWork { busyPoll.sleptBeforeWork(nanoseconds: now.nanoseconds(since: sleepStart)) }
       runJobs()
-      if hadSocketWork { pollUntil = MonotonicInstant(nanoseconds: now.nanoseconds + busyPoll.current) }
+      if hadSocketWork { pollUntil = now.advanced(byNanoseconds: busyPoll.current) }
       if drainDeadline != nil && connections.isEmpty { running = false }
     }
     for connection in connections.all { connection.closeNow() }

@@ -21,12 +21,22 @@ struct MonotonicInstant: Comparable, Hashable, Sendable {
   /// The instant `duration` later; a duration too long to count in nanoseconds ends at the
   /// end of time.
   static func + (instant: MonotonicInstant, duration: Duration) -> MonotonicInstant {
-    let (sum, overflow) = instant.nanoseconds.addingReportingOverflow(Int64(duration.nanosecondsValue))
-    return MonotonicInstant(nanoseconds: overflow ? (duration > .zero ? .max : .min) : sum)
+    instant.advanced(byNanoseconds: Int64(duration.nanosecondsValue))
+  }
+
+  /// The instant `nanoseconds` later, saturating at the end (or start) of time.
+  func advanced(byNanoseconds nanoseconds: Int64) -> MonotonicInstant {
+    let (sum, overflow) = self.nanoseconds.addingReportingOverflow(nanoseconds)
+    return MonotonicInstant(nanoseconds: overflow ? (nanoseconds > 0 ? .max : .min) : sum)
+  }
+
+  /// The nanoseconds from `earlier` to this instant, for arithmetic that avoids `Duration`'s.
+  func nanoseconds(since earlier: MonotonicInstant) -> Int64 {
+    nanoseconds &- earlier.nanoseconds
   }
 
   /// The time from `earlier` to `later`.
   static func - (later: MonotonicInstant, earlier: MonotonicInstant) -> Duration {
-    .nanoseconds(later.nanoseconds &- earlier.nanoseconds)
+    .nanoseconds(later.nanoseconds(since: earlier))
   }
 }

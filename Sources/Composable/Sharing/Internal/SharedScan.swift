@@ -45,7 +45,9 @@ enum SharedScan {
   /// values reach what they hold through copy-on-write buffers and immutable boxes, which a
   /// change replaces while `old` is alive (classes are not searched). The values are read
   /// where they are: a copy would retain all they hold.
-  static func tallyChanges<Value>(fromValueAt old: UnsafePointer<Value>, to new: UnsafePointer<Value>, into tally: inout Tally) {
+  static func tallyChanges<Value>(
+    fromValueAt old: UnsafePointer<Value>, to new: UnsafePointer<Value>, into tally: inout Tally
+  ) {
     tallyChanges(Value.self, size: MemoryLayout<Value>.size, from: old, to: new, into: &tally)
   }
 
