@@ -117,7 +117,7 @@ import Testing
     try await persistence.flush()
     #expect(try SQLiteSessionPersistence.readSession(deleted.id, path: database.path) == nil)
     let connection = try SQLiteConnection(path: database.path, readOnly: true)
-    let rows = try connection.prepare("SELECT count(*) FROM history WHERE session_id = ?1")
+    let rows = try connection.prepare("SELECT count(*) FROM history_runs WHERE session_id = ?1")
     try rows.bind(.text(deleted.id.rawValue))
     #expect(try rows.step() && rows.integer(at: 0) == 0)
     await host.shutdown()
@@ -173,11 +173,60 @@ import Testing
     try await (try await database.open()).close()
     do {
       let connection = try SQLiteConnection(path: database.path)
-      try connection.execute("DROP TABLE history; PRAGMA user_version=3;")
+      try connection.execute("DROP TABLE history_runs; PRAGMA user_version=3;")
     }
     let host = journalHost(try await database.open())
     let session = try await recordedSession(in: host)
     await host.shutdown()
     #expect(try SQLiteSessionPersistence.readSession(session.id, path: database.path)?.history.count == 4)
+  }
+
+  @Test func aSchemaFourFilesStepsMoveIntoRunsUnchangedAndReadAsBeforeUntilThen() async throws {
+    let database = try TemporaryDatabase()
+    defer { database.remove() }
+    let first = journalHost(try await database.open())
+    let session = try await recordedSession(in: first)
+    await first.shutdown()
+    let stored = try #require(try SQLiteSessionPersistence.readSession(session.id, path: database.path)).history
+    #expect(stored.count == 4)
+    // The file as schema 4 kept it: a row per step.
+    do {
+      let connection = try SQLiteConnection(path: database.path)
+      try connection.execute(
+        """
+        CREATE TABLE history (
+          session_id TEXT NOT NULL, step INTEGER NOT NULL, version INTEGER NOT NULL,
+          state_version INTEGER NOT NULL, step_json BLOB NOT NULL, state BLOB,
+          PRIMARY KEY (session_id, step)
+        ) WITHOUT ROWID;
+        DROP TABLE history_runs;
+        PRAGMA user_version=4;
+        """)
+      let insert = try connection.prepare("INSERT INTO history VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+      for record in stored {
+        try insert.bind(
+          .text(session.id.rawValue), .integer(Int64(record.step)), .integer(Int64(record.version)),
+          .integer(Int64(record.stateVersion)), .bytes(record.json), record.state.map { .bytes($0) } ?? .null)
+        _ = try insert.step()
+      }
+    }
+    // Read without migrating, as the next build's deploy check reads the serving build's file.
+    #expect(try SQLiteSessionPersistence.readSession(session.id, path: database.path)?.history == stored)
+    #expect(try SessionTable.userVersion(SQLiteConnection(path: database.path, readOnly: true)) == 4)
+
+    // Served by this build: the steps move into runs, unchanged, and the history goes on.
+    let second = journalHost(try await database.open())
+    let restored = try await second.liveSession(session.id)
+    restored.store.send(.increment)
+    try await restored.flush()
+    let after = try await second.records(of: restored)
+    #expect(Array(after.prefix(stored.count)) == stored && after.count == stored.count + 2)
+    await second.shutdown()
+    #expect(try SQLiteSessionPersistence.readSession(session.id, path: database.path)?.history == after)
+    let connection = try SQLiteConnection(path: database.path, readOnly: true)
+    #expect(try SessionTable.userVersion(connection) == SessionTable.schemaVersion)
+    let tables = try connection.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'history'")
+    try tables.bind()
+    #expect(try tables.step() && tables.integer(at: 0) == 0)
   }
 }

@@ -8,7 +8,7 @@ public final class SQLiteSavedSessions: SavedSessions {
   private let page: SQLiteStatement
   private let one: SQLiteStatement
   private let recent: SQLiteStatement
-  private let hasHistory: Bool
+  private let schemaVersion: Int
 
   /// Opens the file at `path` read-only.
   /// - Throws: when it cannot be opened, or a newer StoreHost wrote its schema.
@@ -27,7 +27,7 @@ public final class SQLiteSavedSessions: SavedSessions {
     one = try connection.prepare(
       "SELECT id, version, state, created_at_ms, last_active_at_ms, \(versions) FROM sessions WHERE id = ?1")
     recent = try connection.prepare("SELECT id FROM sessions ORDER BY last_active_at_ms DESC LIMIT ?1")
-    hasHistory = version >= 4
+    schemaVersion = version
   }
 
   public func sessions(after id: SessionID?, limit: Int) throws -> [SessionSnapshot] {
@@ -48,7 +48,11 @@ public final class SQLiteSavedSessions: SavedSessions {
   }
 
   public func history(of id: SessionID) throws -> [HistoryRecord] {
-    hasHistory ? try HistoryTable.read(id, from: connection) : []
+    switch schemaVersion {
+    case ..<4: []
+    case 4: try HistoryStepRows.read(id, from: connection)
+    default: try HistoryTable.read(id, from: connection)
+    }
   }
 
   /// The session `id`, with its history (and without its remembered answers): `nil` when

@@ -67,6 +67,12 @@ final class SQLiteStatement {
     guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return Data() }
     return Data(bytes: bytes, count: count)
   }
+
+  /// Runs `body` on the bytes of the blob in `column`, valid only while it runs.
+  func withBlob<T>(at column: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+    let count = Int(sqlite3_column_bytes(handle, column))
+    return try body(UnsafeRawBufferPointer(start: count > 0 ? sqlite3_column_blob(handle, column) : nil, count: count))
+  }
 }
 
 /// A value bound to a statement parameter.

@@ -39,7 +39,7 @@ final class SessionReader: @unchecked Sendable {
       try selectAnswers.bind(.text(id.rawValue))
       while try selectAnswers.step() { snapshot.answers.append(SessionTable.answer(selectAnswers, from: 0)) }
       try selectHistoryOutline.bind(.text(id.rawValue))
-      snapshot.history = try HistoryTable.records(from: selectHistoryOutline)[id] ?? []
+      snapshot.history = try HistoryTable.outlines(from: selectHistoryOutline)[id] ?? []
       return snapshot
     }
   }

@@ -9,13 +9,14 @@ import Foundation
 ///   published up to (see ``SessionSnapshot/reservedVersion``), and times in milliseconds.
 /// - `answers`: the remembered answers of `Idempotency-Key` requests, one row per session and
 ///   key, written in the same transaction as the state they report.
-/// - `history`: the kept steps of each session's history (``HistoryRecord``), one row per
-///   session and step, written in the same transaction as the state they lead to.
+/// - `history_runs`: the kept steps of each session's history (``HistoryRecord``), one row per
+///   run of consecutive steps (``HistoryRun``), written in the same transaction as the state
+///   they lead to.
 final class SessionTable {
   /// The schema this code writes, kept in `PRAGMA user_version`: 1 had no answers, 2 kept
   /// them as JSON in a column of `sessions`, 3 in a table of their own, with state and
-  /// reserved versions, 4 added the history.
-  static let schemaVersion = 4
+  /// reserved versions, 4 added the history (a row per step), 5 keeps it in runs of steps.
+  static let schemaVersion = 5
 
   private let connection: SQLiteConnection
   private let upsert: SQLiteStatement
@@ -198,6 +199,7 @@ final class SessionTable {
     do {
       if version < 3 { try migrateToAnswersTable(connection, from: version) }
       try HistoryTable.create(in: connection)
+      if version == 4 { try HistoryStepRows.moveToRuns(in: connection) }
       try connection.execute("PRAGMA user_version=\(schemaVersion)")
       try connection.execute("COMMIT")
     } catch {
