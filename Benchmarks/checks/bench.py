@@ -89,8 +89,9 @@ def deploy(binary, count, steps, sample):
     stop(process)
     database = sqlite3.connect(os.path.join(data, "sessions.sqlite"))
     session = database.execute("SELECT * FROM sessions").fetchone()
-    history = database.execute("SELECT * FROM history WHERE session_id = ?", (session[0],)).fetchall()
-    print(f"one session with {len(history)} history steps; copying it to {count:,} sessions")
+    history = database.execute("SELECT * FROM history_runs WHERE session_id = ?", (session[0],)).fetchall()
+    steps = sum(run[3] - run[1] + 1 for run in history)
+    print(f"one session with {steps} history steps in {len(history)} runs; copying it to {count:,} sessions")
     started = time.monotonic()
     now_ms = int(time.time() * 1000)
     for index in range(count - 1):
@@ -99,7 +100,7 @@ def deploy(binary, count, steps, sample):
         row[0], row[4] = session_id, now_ms - index
         database.execute(f"INSERT INTO sessions VALUES ({', '.join('?' * len(row))})", row)
         database.executemany(
-            "INSERT INTO history VALUES (?, ?, ?, ?, ?, ?)", ((session_id, *step[1:]) for step in history))
+            "INSERT INTO history_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?)", ((session_id, *run[1:]) for run in history))
         if index % 1000 == 999:
             database.commit()
     database.commit()

@@ -3,6 +3,7 @@ sessions, fails naming the action and field where the recorded behaviour differs
 with `--allow`), fails listing sessions it cannot read, and changes nothing in the file."""
 import json
 import sqlite3
+import struct
 import subprocess
 
 import httpx
@@ -14,6 +15,22 @@ def deploy_check(data, *flags):
     result = subprocess.run([str(BINARY), "deploy-check", "--data", data, "--json", *flags],
                             capture_output=True, text=True, timeout=120)
     return result.returncode, json.loads(result.stdout)
+
+
+def run_steps(blob):
+    """The (version, JSON) of each step in a `history_runs` row's `steps` blob: per step, its
+    version (8 bytes) and JSON length (4 bytes), little-endian, then the JSON."""
+    steps, offset = [], 0
+    while offset < len(blob):
+        version, length = struct.unpack_from("<qI", blob, offset)
+        offset += 12
+        steps.append((version, blob[offset:offset + length]))
+        offset += length
+    return steps
+
+
+def run_blob(steps):
+    return b"".join(struct.pack("<qI", version, len(step_json)) + step_json for version, step_json in steps)
 
 
 def file_bytes(data):
@@ -42,13 +59,17 @@ def test_deploy_check_on_saved_sessions():
 
     # As if the build that recorded them had counted by 100: this build differs on increments.
     database = sqlite3.connect(server.data + "/sessions.sqlite")
-    for session_id, step, step_json in database.execute("SELECT session_id, step, step_json FROM history").fetchall():
-        recorded = json.loads(step_json)
-        for operation in recorded.get("patch") or []:
-            if operation.get("path") == "/counter/count":
-                operation["value"] += 100
-        database.execute("UPDATE history SET step_json = ? WHERE session_id = ? AND step = ?",
-                         (json.dumps(recorded, separators=(",", ":")).encode(), session_id, step))
+    runs = database.execute("SELECT session_id, first_step, steps FROM history_runs").fetchall()
+    for session_id, first_step, steps in runs:
+        changed = []
+        for version, step_json in run_steps(steps):
+            recorded = json.loads(step_json)
+            for operation in recorded.get("patch") or []:
+                if operation.get("path") == "/counter/count":
+                    operation["value"] += 100
+            changed.append((version, json.dumps(recorded, separators=(",", ":")).encode()))
+        database.execute("UPDATE history_runs SET steps = ? WHERE session_id = ? AND first_step = ?",
+                         (run_blob(changed), session_id, first_step))
     database.commit()
     database.close()
     before = file_bytes(server.data)

@@ -219,7 +219,8 @@ def stored_steps(server, session_id):
     """The steps of the session's history in the server's database, read-only."""
     database = sqlite3.connect(f"file:{server.data}/sessions.sqlite?mode=ro", uri=True)
     try:
-        return database.execute("SELECT count(*) FROM history WHERE session_id = ?", (session_id,)).fetchone()[0]
+        return database.execute("SELECT coalesce(sum(last_step - first_step + 1), 0) FROM history_runs "
+                                "WHERE session_id = ?", (session_id,)).fetchone()[0]
     finally:
         database.close()
 
