@@ -29,22 +29,9 @@ final class HistoryRecorder<State: Encodable & Sendable, Action: Encodable & Sen
     var version: Int
     var latest: SessionChanges<State>.Change?
     var latestCheckpoint: HistoryCheckpoint?
-    /// The actions of the send being reduced, none once its version is recorded.
-    var pending: [RecordedAction] = []
-    /// The thread reducing them, while it is.
-    var reducingThread: pthread_t?
-    /// The JSON of the client's action the thread is sending (``sendingClientAction(json:_:)``).
-    var sentJSON: (json: [UInt8], thread: pthread_t)?
     /// The oldest kept step as of the last durable save: a save that keeps the same one
     /// finds no older step stored to delete.
     var savedFirstKeptStep: Int?
-
-    /// The JSON ``sendingClientAction(json:_:)`` gave for the action `thread` sends, once.
-    mutating func takeSentJSON(on thread: pthread_t) -> [UInt8]? {
-      guard let sent = sentJSON, pthread_equal(sent.thread, thread) != 0 else { return nil }
-      sentJSON = nil
-      return sent.json
-    }
 
     /// The latest version's state as a checkpoint, made once.
     mutating func checkpointOfLatest() -> HistoryCheckpoint {
@@ -59,6 +46,10 @@ final class HistoryRecorder<State: Encodable & Sendable, Action: Encodable & Sen
   /// The state version (``Composable/MigratableState``) of this build.
   let stateVersion: Int
   private let recording: Mutex<Recording>
+  /// Kept apart from ``recording``, and of a type that is not generic, so the store's calls
+  /// for each action (through ``Composable/StoreActionObserver``, which reaches this class
+  /// unspecialized) need no generic type's metadata looked up at run time.
+  private let send = Mutex(SendInProgress())
 
   /// A recorder keeping `capacity` steps within `maxBytes` of step JSON, going on from
   /// `restored` (the steps saved with the session), and keeping saved steps in memory when
@@ -107,33 +98,28 @@ final class HistoryRecorder<State: Encodable & Sendable, Action: Encodable & Sen
   /// encode the action again.
   func sendingClientAction<T>(json: [UInt8], _ send: () -> T) -> T {
     let thread = pthread_self()
-    recording.withLock { $0.sentJSON = (json, thread) }
-    defer { recording.withLock { $0.sentJSON = nil } }
+    self.send.withLock { $0.sentJSON = (json, thread) }
+    defer { self.send.withLock { $0.sentJSON = nil } }
     return send()
   }
 
   func willReduce(_ action: Action, origin: ActionOrigin) {
     let thread = pthread_self()
-    let json = origin == .send ? recording.withLock { $0.takeSentJSON(on: thread) } : nil
+    let json = origin == .send ? send.withLock { $0.takeSentJSON(on: thread) } : nil
     let recorded = RecordedAction(action, json: json, source: origin == .send ? .client : .effect, time: .now)
-    recording.withLock { recording in
-      if origin != .queued { recording.pending.removeAll() }
-      recording.pending.append(recorded)
-      recording.reducingThread = thread
-    }
+    send.withLock { $0.add(recorded, startingASend: origin != .queued, on: thread) }
   }
 
   /// A new version of the state, the session's `version`, in the store's serial section: the
   /// step of the send being reduced, or of a change made elsewhere.
   func didPublish(_ change: SessionChanges<State>.Change, version: Int) {
     let time = Date.now
+    let actions = send.withLock { $0.takeActions() }
     recording.withLock { recording in
       recording.version = version
       recording.latest = change
       recording.latestCheckpoint = nil
-      let json = HistoryStepJSON.step(
-        version: version, time: time, actions: recording.pending, patch: change.patch?.operations)
-      recording.pending.removeAll()
+      let json = HistoryStepJSON.step(version: version, time: time, actions: actions, patch: change.patch?.operations)
       let checkpoint = change.patch == nil || recording.history.needsCheckpoint ? recording.checkpointOfLatest() : nil
       recording.history.append(version: version, stateVersion: stateVersion, json: json, checkpoint: checkpoint)
     }
@@ -141,18 +127,20 @@ final class HistoryRecorder<State: Encodable & Sendable, Action: Encodable & Sen
 
   /// The store refused the change of the send being reduced: it left no trace.
   func didRefuse() {
-    recording.withLock { $0.pending.removeAll() }
+    _ = send.withLock { $0.takeActions() }
   }
 
   func didReduceSend() {
     let time = Date.now
+    let actions = send.withLock { send in
+      send.reducingThread = nil
+      return send.takeActions()
+    }
+    guard !actions.isEmpty else { return }
     recording.withLock { recording in
-      recording.reducingThread = nil
-      guard !recording.pending.isEmpty else { return }
       // The actions changed nothing: a step at the same version, with an empty patch.
       let json = HistoryStepJSON.step(
-        version: recording.version, time: time, actions: recording.pending, patch: Array("[]".utf8))
-      recording.pending.removeAll()
+        version: recording.version, time: time, actions: actions, patch: Array("[]".utf8))
       let checkpoint = recording.history.needsCheckpoint ? recording.checkpointOfLatest() : nil
       recording.history.append(version: recording.version, stateVersion: stateVersion, json: json, checkpoint: checkpoint)
     }
@@ -181,11 +169,10 @@ final class HistoryRecorder<State: Encodable & Sendable, Action: Encodable & Sen
   /// itself, not for the action.
   private func noteDrawn(_ add: (inout RecordedAction) -> Void) {
     let thread = pthread_self()
-    recording.withLock { recording in
-      guard let reducing = recording.reducingThread, pthread_equal(reducing, thread) != 0,
-        !recording.pending.isEmpty
+    send.withLock { send in
+      guard let reducing = send.reducingThread, pthread_equal(reducing, thread) != 0, !send.pending.isEmpty
       else { return }
-      add(&recording.pending[recording.pending.count - 1])
+      add(&send.pending[send.pending.count - 1])
     }
   }
 
@@ -224,4 +211,35 @@ final class HistoryRecorder<State: Encodable & Sendable, Action: Encodable & Sen
 
   /// The steps always kept.
   var capacity: Int { recording.withLock { $0.history.capacity } }
+}
+
+/// What a ``HistoryRecorder`` knows of the send its store is reducing.
+private struct SendInProgress: Sendable {
+  /// The actions of the send being reduced, none once its step is recorded.
+  var pending: [RecordedAction] = []
+  /// The thread reducing them, while it is.
+  var reducingThread: pthread_t?
+  /// The JSON of the client's action the thread is sending (`sendingClientAction(json:_:)`).
+  var sentJSON: (json: [UInt8], thread: pthread_t)?
+
+  /// The JSON `sendingClientAction(json:_:)` gave for the action `thread` sends, once.
+  mutating func takeSentJSON(on thread: pthread_t) -> [UInt8]? {
+    guard let sent = sentJSON, pthread_equal(sent.thread, thread) != 0 else { return nil }
+    sentJSON = nil
+    return sent.json
+  }
+
+  /// Adds an action `thread` reduces: the first of a send, or one its effects returned.
+  mutating func add(_ action: RecordedAction, startingASend: Bool, on thread: pthread_t) {
+    if startingASend { pending.removeAll() }
+    pending.append(action)
+    reducingThread = thread
+  }
+
+  /// The send's actions, which leave it.
+  mutating func takeActions() -> [RecordedAction] {
+    guard !pending.isEmpty else { return [] }
+    defer { pending = [] }
+    return pending
+  }
 }

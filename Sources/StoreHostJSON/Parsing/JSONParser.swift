@@ -29,27 +29,28 @@ struct JSONParser {
   /// The bytes from `start` to the current offset, which the parser read as whole values,
   /// without the whitespace between their tokens (whitespace in strings is kept).
   func compactBytes(from start: Int) -> [UInt8] {
-    var compact: [UInt8] = []
-    compact.reserveCapacity(offset - start)
-    var inString = false
-    var escaped = false
-    for byte in bytes[start..<offset] {
-      if inString {
-        if escaped {
-          escaped = false
-        } else if byte == UInt8(ascii: "\\") {
-          escaped = true
+    let source = UnsafeRawBufferPointer(rebasing: bytes[start..<offset])
+    return [UInt8](unsafeUninitializedCapacity: source.count) { compact, count in
+      var inString = false
+      var escaped = false
+      for byte in source {
+        if inString {
+          if escaped {
+            escaped = false
+          } else if byte == UInt8(ascii: "\\") {
+            escaped = true
+          } else if byte == UInt8(ascii: "\"") {
+            inString = false
+          }
+        } else if byte.isJSONWhitespace {
+          continue
         } else if byte == UInt8(ascii: "\"") {
-          inString = false
+          inString = true
         }
-      } else if byte.isJSONWhitespace {
-        continue
-      } else if byte == UInt8(ascii: "\"") {
-        inString = true
+        compact[count] = byte
+        count += 1
       }
-      compact.append(byte)
     }
-    return compact
   }
 
   mutating func skipWhitespace() {
