@@ -140,7 +140,7 @@ final class HistoryRecorder<State: Encodable & Sendable, Action: Encodable & Sen
     recording.withLock { recording in
       // The actions changed nothing: a step at the same version, with an empty patch.
       let json = HistoryStepJSON.step(
-        version: recording.version, time: time, actions: actions, patch: Array("[]".utf8))
+        version: recording.version, time: time, actions: actions, patch: HistoryStepJSON.noChange)
       let checkpoint = recording.history.needsCheckpoint ? recording.checkpointOfLatest() : nil
       recording.history.append(version: recording.version, stateVersion: stateVersion, json: json, checkpoint: checkpoint)
     }

@@ -47,43 +47,53 @@ enum HistoryStepJSON {
   static func step(version: Int, time: Date, actions: [RecordedAction], patch: [UInt8]?) -> [UInt8] {
     var json: [UInt8] = []
     json.reserveCapacity(82 + (patch?.count ?? 4) + actions.reduce(0) { $0 + 51 + $1.json.count })
-    appendHead(version: version, time: time, kind: actions.isEmpty ? "shared" : "actions", to: &json)
-    json.append(contentsOf: #","actions":["#.utf8)
+    appendHead(version: version, time: time, to: &json)
+    append(actions.isEmpty ? #"shared""# : #"actions""#, to: &json)
+    append(#","actions":["#, to: &json)
     for (index, action) in actions.enumerated() {
       if index > 0 { json.append(UInt8(ascii: ",")) }
-      json.append(contentsOf: #"{"source":""#.utf8)
-      json.append(contentsOf: action.source.rawValue.utf8)
-      json.append(contentsOf: #"","time":"#.utf8)
+      switch action.source {
+      case .client: append(#"{"source":"client","time":"#, to: &json)
+      case .effect: append(#"{"source":"effect","time":"#, to: &json)
+      }
       JSONNumberText.appendDecimal(milliseconds(action.time), to: &json)
-      json.append(contentsOf: #","action":"#.utf8)
+      append(#","action":"#, to: &json)
       json.append(contentsOf: action.json)
       if !action.uuids.isEmpty { json += Array(#","uuids":"#.utf8) + ((try? JSONEncoding.encode(action.uuids)) ?? []) }
       if !action.dates.isEmpty { json += Array(#","dates":"#.utf8) + ((try? JSONEncoding.encode(action.dates)) ?? []) }
       json.append(UInt8(ascii: "}"))
     }
-    json.append(contentsOf: #"],"patch":"#.utf8)
-    if let patch { json.append(contentsOf: patch) } else { json.append(contentsOf: "null".utf8) }
+    append(#"],"patch":"#, to: &json)
+    if let patch { json.append(contentsOf: patch) } else { append("null", to: &json) }
     json.append(UInt8(ascii: "}"))
     // Kept for as long as the step is: without the spare capacity reserving left.
     return json.trimmed()
   }
 
+  /// The patch of a step that changed nothing.
+  static let noChange: [UInt8] = Array("[]".utf8)
+
   /// A step without actions that keeps the whole state: where the history starts again.
   static func event(_ kind: String, version: Int, time: Date) -> [UInt8] {
     var json: [UInt8] = []
-    appendHead(version: version, time: time, kind: kind, to: &json)
-    json.append(contentsOf: #","actions":[],"patch":null}"#.utf8)
+    appendHead(version: version, time: time, to: &json)
+    json.append(contentsOf: kind.utf8)
+    append(#"","actions":[],"patch":null}"#, to: &json)
     return json
   }
 
-  private static func appendHead(version: Int, time: Date, kind: String, to json: inout [UInt8]) {
-    json.append(contentsOf: #"{"version":"#.utf8)
+  /// The step's members up to its kind's opening quote.
+  private static func appendHead(version: Int, time: Date, to json: inout [UInt8]) {
+    append(#"{"version":"#, to: &json)
     JSONNumberText.appendDecimal(Int64(version), to: &json)
-    json.append(contentsOf: #","time":"#.utf8)
+    append(#","time":"#, to: &json)
     JSONNumberText.appendDecimal(milliseconds(time), to: &json)
-    json.append(contentsOf: #","kind":""#.utf8)
-    json.append(contentsOf: kind.utf8)
-    json.append(UInt8(ascii: "\""))
+    append(#","kind":""#, to: &json)
+  }
+
+  /// Appends a literal's bytes as one copy (a `String`'s would be copied byte by byte).
+  private static func append(_ literal: StaticString, to json: inout [UInt8]) {
+    literal.withUTF8Buffer { json.append(contentsOf: $0) }
   }
 
   static func milliseconds(_ date: Date) -> Int64 {
