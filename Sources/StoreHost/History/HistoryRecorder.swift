@@ -229,7 +229,8 @@ private struct SendInProgress: Sendable {
     return sent.json
   }
 
-  /// Adds an action `thread` reduces: the first of a send, or one its effects returned.
+  /// Adds an action `thread` reduces: the first of a send (`startingASend`, sent by the
+  /// store's owner or an effect), or one queued behind it in the same send.
   mutating func add(_ action: RecordedAction, startingASend: Bool, on thread: pthread_t) {
     if startingASend { pending.removeAll() }
     pending.append(action)
