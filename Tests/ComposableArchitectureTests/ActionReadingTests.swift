@@ -86,6 +86,16 @@ import Testing
     #expect(title.json == [Array(#"{"title":" a \"b\" \u00e9"}"#.utf8)])
   }
 
+  @Test func keepsCompactJSONAsSentWhereOnlyStringsHoldSpacesBesideActionsWithWhitespace() throws {
+    let batch = #"[{"title":" a \"b\" \u00e9 "},{ "title":"x  y" },{"isComplete":true}]"#
+    let read = try ActionDecoding.decodeClientActions(BindingAction<Todo.State>.self, from: Data(batch.utf8), keepingJSON: true)
+    #expect(read.actions == [.set(\.title, #" a "b" é "#), .set(\.title, "x  y"), .set(\.isComplete, true)])
+    #expect(
+      read.json == [
+        Array(#"{"title":" a \"b\" \u00e9 "}"#.utf8), Array(#"{"title":"x  y"}"#.utf8), Array(#"{"isComplete":true}"#.utf8),
+      ])
+  }
+
   /// An object decoded with `init(from:)` may pass over members it does not know, so its
   /// bytes are not kept.
   @Test(arguments: [#"{"setID":{"id":3}}"#, #"{"move":{"to":3,"from":1}}"#, #"{"pair":[1,"a"]}"#])

@@ -99,9 +99,9 @@ extension JSONReadableAction {
     var actions: [Self] = []
     var json: [[UInt8]] = []
     func readAction() throws(ActionReader.Mismatch) {
-      let start = reader.offset
+      let start = reader.mark
       actions.append(try readJSON(from: &reader))
-      if keepingJSON { json.append(reader.compactBytes(from: start)) }
+      if keepingJSON { json.append(reader.compactBytes(since: start)) }
     }
     do throws(ActionReader.Mismatch) {
       if try reader.beginBatch() {

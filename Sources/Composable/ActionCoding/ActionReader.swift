@@ -47,11 +47,11 @@ public struct ActionReader: ~Copyable {
   /// pass over members it does not know: the bytes may then say more than the action.
   private(set) var decodedStructuredPayload = false
 
-  /// How many bytes the reader has gone past.
-  var offset: Int { json.offset }
+  /// Where the reader is.
+  var mark: JSONReader.Mark { json.mark }
 
-  /// What was read from `start` (an earlier ``offset``) on, as compact JSON.
-  func compactBytes(from start: Int) -> [UInt8] { json.compactBytes(from: start) }
+  /// What was read since `mark`, as compact JSON.
+  func compactBytes(since mark: JSONReader.Mark) -> [UInt8] { json.compactBytes(since: mark) }
 
   /// Whether the reader is at the end of its bytes.
   mutating func isAtEnd() -> Bool { json.isAtEnd() }

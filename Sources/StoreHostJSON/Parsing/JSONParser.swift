@@ -6,6 +6,8 @@ struct JSONParser {
   private let maxDepth: Int
   var offset = 0
   var depth = 0
+  /// The whitespace bytes passed over between tokens so far.
+  private(set) var skippedWhitespace = 0
 
   init(bytes: UnsafeRawBufferPointer, maxDepth: Int) {
     self.bytes = bytes
@@ -27,9 +29,11 @@ struct JSONParser {
   var current: UInt8? { offset < bytes.count ? bytes[offset] : nil }
 
   /// The bytes from `start` to the current offset, which the parser read as whole values,
-  /// without the whitespace between their tokens (whitespace in strings is kept).
-  func compactBytes(from start: Int) -> [UInt8] {
+  /// without the whitespace between their tokens (whitespace in strings is kept); when it
+  /// `passedWhitespace` over none since `start`, those bytes as they are.
+  func compactBytes(from start: Int, passedWhitespace: Bool) -> [UInt8] {
     let source = UnsafeRawBufferPointer(rebasing: bytes[start..<offset])
+    guard passedWhitespace else { return [UInt8](source) }
     return [UInt8](unsafeUninitializedCapacity: source.count) { compact, count in
       var inString = false
       var escaped = false
@@ -56,6 +60,7 @@ struct JSONParser {
   mutating func skipWhitespace() {
     while let byte = current, byte.isJSONWhitespace {
       offset += 1
+      skippedWhitespace += 1
     }
   }
 

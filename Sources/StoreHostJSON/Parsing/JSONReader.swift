@@ -22,12 +22,20 @@ public struct JSONReader: ~Copyable {
     parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
   }
 
-  /// How many bytes the reader has gone past.
-  public var offset: Int { parser.offset }
+  /// A place the reader was at, for ``compactBytes(since:)``.
+  public struct Mark: Sendable {
+    fileprivate let offset: Int
+    fileprivate let skippedWhitespace: Int
+  }
 
-  /// What the reader read from `start` (an earlier ``offset``) on, whole values, as compact
-  /// JSON: the same bytes without the whitespace between tokens.
-  public func compactBytes(from start: Int) -> [UInt8] { parser.compactBytes(from: start) }
+  /// Where the reader is.
+  public var mark: Mark { Mark(offset: parser.offset, skippedWhitespace: parser.skippedWhitespace) }
+
+  /// What the reader read since `mark`, whole values, as compact JSON: the same bytes without
+  /// the whitespace between tokens, copied whole when the reader passed over none.
+  public func compactBytes(since mark: Mark) -> [UInt8] {
+    parser.compactBytes(from: mark.offset, passedWhitespace: parser.skippedWhitespace != mark.skippedWhitespace)
+  }
 
   /// Whether nothing but whitespace is left.
   public mutating func isAtEnd() -> Bool {
