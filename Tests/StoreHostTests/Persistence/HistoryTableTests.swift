@@ -91,6 +91,22 @@ private func rowCount(_ connection: SQLiteConnection, _ id: SessionID) throws ->
     }
   }
 
+  @Test func aLongerRunReplacesTheRunsThatBeginWithinIt() throws {
+    try withTable { table, connection in
+      // Three saves' runs, then the whole history written again as one run (a session copied).
+      for range in [0...4, 5...9, 10...14] {
+        try table.write(
+          HistoryWrite(records: steps(range, wholeStates: [0]), firstKeptStep: 0, dropsEarlierSteps: false), of: id)
+      }
+      #expect(try rowCount(connection, id) == 3)
+      var copied = steps(0...14, wholeStates: [0])
+      copied[7].json = Array(#"{"copied":true}"#.utf8)
+      try table.write(HistoryWrite(records: copied, firstKeptStep: 0), of: id)
+      #expect(try table.read(id) == copied)
+      #expect(try rowCount(connection, id) == 1)
+    }
+  }
+
   @Test func theRunsBeforeTheFirstKeptStepAreDeletedAndOtherSessionsKeepTheirs() throws {
     try withTable { table, connection in
       let other = SessionID.random()

@@ -5,6 +5,7 @@ import Foundation
 /// with the statements that use it prepared once.
 struct HistoryTable {
   private let upsert: SQLiteStatement
+  private let removeOverlapped: SQLiteStatement
   private let trim: SQLiteStatement
   private let remove: SQLiteStatement
   private let removeAll: SQLiteStatement
@@ -18,6 +19,8 @@ struct HistoryTable {
         (session_id, first_step, first_version, last_step, last_version, state_version, steps, state)
       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
       """)
+    removeOverlapped = try connection.prepare(
+      "DELETE FROM history_runs WHERE session_id = ?1 AND first_step > ?2 AND first_step <= ?3")
     trim = try connection.prepare("DELETE FROM history_runs WHERE session_id = ?1 AND last_step < ?2")
     remove = try connection.prepare("DELETE FROM history_runs WHERE session_id = ?1")
     removeAll = try connection.prepare("DELETE FROM history_runs")
@@ -52,7 +55,7 @@ struct HistoryTable {
   /// Stores the steps of `write` for the session `id` and deletes its steps before the
   /// first kept one, when there may be any.
   ///
-  /// A run replaces the stored run that begins at the same step: a save that finds steps an
+  /// A run replaces the stored runs that begin within its steps: a save that finds steps an
   /// earlier save stored (it committed, but had not yet said so) writes them again, from the
   /// same step on. The first kept step keeps the whole state, so it begins a run: the runs
   /// before it end before it, and are deleted whole.
@@ -60,6 +63,10 @@ struct HistoryTable {
     for run in HistoryRun.runs(in: write.records) {
       let first = run.first
       let last = run.last
+      if last.step > first.step {
+        try removeOverlapped.bind(.text(id.rawValue), .integer(Int64(first.step)), .integer(Int64(last.step)))
+        try removeOverlapped.step()
+      }
       try upsert.bind(
         .text(id.rawValue), .integer(Int64(first.step)), .integer(Int64(first.version)), .integer(Int64(last.step)),
         .integer(Int64(last.version)), .integer(Int64(first.stateVersion)), .bytes(run.encodedSteps),
@@ -147,8 +154,8 @@ struct HistoryTable {
   private static let selectSession =
     "SELECT first_step, state_version, steps, state FROM history_runs WHERE session_id = ?1 ORDER BY first_step"
 
-  /// The steps of the runs the bound `select` finds, oldest first. Where runs overlap, the
-  /// later one's steps are kept.
+  /// The steps of the runs the bound `select` finds, oldest first. Where runs overlap (a
+  /// file written otherwise), the steps of the one that begins later are kept.
   private static func records(from select: SQLiteStatement) throws -> [HistoryRecord] {
     var records: [HistoryRecord] = []
     while try select.step() {
