@@ -18,12 +18,15 @@ struct Authentication {
   /// The cookie that carries a session's token.
   static let cookieName = "storehost_token"
 
-  /// The token of an `Authorization: Bearer <token>` header's value, or `nil` for another
-  /// scheme.
+  /// The token of an `Authorization: Bearer <token>` header's value (the scheme's name in
+  /// any case), or `nil` for another scheme or no token.
   static func bearerToken(in authorization: String) -> String? {
-    let parts = authorization.split(separator: " ", maxSplits: 1)
-    guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-    return String(parts[1])
+    let utf8 = authorization.utf8
+    guard let space = utf8.firstIndex(of: UInt8(ascii: " ")),
+      utf8[..<space].elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 })
+    else { return nil }
+    let token = authorization[utf8.index(after: space)...]
+    return token.isEmpty ? nil : String(token)
   }
 
   /// Checks that `request` carries a valid token for `sessionID`, and for cookie-carried
