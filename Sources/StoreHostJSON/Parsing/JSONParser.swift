@@ -151,14 +151,18 @@ struct JSONParser {
     offset += 1  // the opening quote
     let start = offset
     // Fast path: no escapes, so the bytes between the quotes are the string.
+    var isASCII = true
     while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
       guard byte >= 0x20 else { throw failure(.controlCharacterInString) }
+      if byte >= 0x80 { isASCII = false }
       offset += 1
     }
     guard let stop = current else { throw failure(.unexpectedEnd) }
     if stop == UInt8(ascii: "\"") {
       offset += 1
-      return try decodeUTF8(bytes[start..<offset - 1], at: start)
+      // ASCII is valid UTF-8: nothing to check, and nothing for decoding to repair.
+      guard isASCII else { return try decodeUTF8(bytes[start..<offset - 1], at: start) }
+      return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<offset - 1]), as: UTF8.self)
     }
     var scalars = Array(bytes[start..<offset])
     while true {
