@@ -3,6 +3,10 @@ enum PercentDecoding {
   /// `text` with `%XX` escapes decoded, or `nil` when an escape is malformed or the result
   /// is not UTF-8.
   static func decode(_ text: String, plusAsSpace: Bool = false) -> String? {
+    // Nothing to decode (as in most paths): the text is already the string.
+    guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
+      return text
+    }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(text.utf8.count)
     var iterator = text.utf8.makeIterator()
