@@ -131,12 +131,13 @@ final class HistoryRecorder<State: Encodable & Sendable, Action: Encodable & Sen
   }
 
   func didReduceSend() {
-    let time = Date.now
     let actions = send.withLock { send in
       send.reducingThread = nil
       return send.takeActions()
     }
+    // Most sends made a version, whose step took their actions already.
     guard !actions.isEmpty else { return }
+    let time = Date.now
     recording.withLock { recording in
       // The actions changed nothing: a step at the same version, with an empty patch.
       let json = HistoryStepJSON.step(

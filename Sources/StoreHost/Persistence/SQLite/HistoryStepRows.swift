@@ -20,7 +20,8 @@ enum HistoryStepRows {
       var session: (id: SessionID, records: [HistoryRecord])?
       func store() throws {
         guard let session, let first = session.records.first else { return }
-        try runs.write(HistoryWrite(records: session.records, firstKeptStep: first.step, dropsEarlierSteps: false), of: session.id)
+        let write = HistoryWrite(records: session.records, firstKeptStep: first.step, dropsEarlierSteps: false)
+        try runs.write(write, of: session.id)
       }
       while try select.step() {
         guard let id = SessionID(select.text(at: 0)) else { continue }
