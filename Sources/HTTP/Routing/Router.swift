@@ -6,6 +6,19 @@ public typealias Handler = @Sendable (Request) async throws -> Response
 /// directly, with no task, so answers such as health checks and static files cost least.
 public typealias ImmediateHandler = @Sendable (Request) throws -> Response
 
+/// A request handler that answers at once when it can, and otherwise says what is left to
+/// do. On the event loop it is called directly; only a ``EagerResponse/later(_:)`` answer
+/// runs in a task.
+public typealias EagerHandler = @Sendable (Request) throws -> EagerResponse
+
+/// What an ``EagerHandler`` gives back.
+public enum EagerResponse: Sendable {
+  /// The answer, given at once.
+  case now(Response)
+  /// The work left before the answer: it runs in a task, where the handler's route runs.
+  case later(@Sendable () async throws -> Response)
+}
+
 /// Maps a method and a path pattern to a handler.
 ///
 /// ```swift
@@ -20,7 +33,8 @@ public typealias ImmediateHandler = @Sendable (Request) throws -> Response
 /// lack the method answers 405 JSON with `Allow`, or 204 with `Allow` for OPTIONS. GET
 /// routes also answer HEAD. Handlers run on their connection's event loop unless their route
 /// says ``Placement/sharedPool``; there, a closure that never awaits (an
-/// ``ImmediateHandler``) is called directly, and an async one runs in a task.
+/// ``ImmediateHandler``) is called directly, an async one runs in a task, and an
+/// ``EagerHandler`` is called directly and given a task only for the work it leaves.
 public struct Router: Sendable {
   /// Where a route's handler runs.
   public enum Placement: Sendable {
@@ -36,12 +50,20 @@ public struct Router: Sendable {
   /// A route's handler, as it was given.
   enum Responder: Sendable {
     case immediate(ImmediateHandler)
+    case eager(EagerHandler)
     case async(Handler)
 
     /// The handler as an async one.
     var asAsync: Handler {
       switch self {
       case .immediate(let handler): { request in try handler(request) }
+      case .eager(let handler):
+        { request in
+          switch try handler(request) {
+          case .now(let response): response
+          case .later(let rest): try await rest()
+          }
+        }
       case .async(let handler): handler
       }
     }
@@ -53,6 +75,7 @@ public struct Router: Sendable {
     var rewrapped: Responder {
       switch self {
       case .immediate(let handler): .immediate { request in try handler(request) }
+      case .eager(let handler): .eager { request in try handler(request) }
       case .async: self
       }
     }
@@ -105,6 +128,14 @@ public struct Router: Sendable {
     add(method, pattern, placement, .immediate(handler))
   }
 
+  /// Adds a route whose handler answers at once when it can (see ``EagerHandler``).
+  public mutating func on(
+    _ method: String, _ pattern: String, runsOn placement: Placement = .eventLoop,
+    _ handler: @escaping EagerHandler
+  ) {
+    add(method, pattern, placement, .eager(handler))
+  }
+
   private mutating func add(_ method: String, _ pattern: String, _ placement: Placement, _ responder: Responder) {
     add(method, PathPattern(pattern), placement, responder)
   }
@@ -147,6 +178,12 @@ public struct Router: Sendable {
   /// Adds a POST route answered without suspending.
   public mutating func post(
     _ pattern: String, runsOn placement: Placement = .eventLoop, _ handler: @escaping ImmediateHandler
+  ) {
+    on("POST", pattern, runsOn: placement, handler)
+  }
+  /// Adds a POST route answered at once when it can.
+  public mutating func post(
+    _ pattern: String, runsOn placement: Placement = .eventLoop, _ handler: @escaping EagerHandler
   ) {
     on("POST", pattern, runsOn: placement, handler)
   }
@@ -226,6 +263,12 @@ public struct Router: Sendable {
     case .immediate(let handler, let parameters):
       routed.parameters = parameters
       return Self.run(handler, routed)
+    case .eager(let handler, let parameters):
+      routed.parameters = parameters
+      switch Self.run(handler, routed) {
+      case .now(let response): return response
+      case .later(let rest): return await Self.run(rest)
+      }
     case .handler(let handler, let parameters, _):
       routed.parameters = parameters
       return await Self.run(handler, routed)
@@ -250,6 +293,24 @@ public struct Router: Sendable {
     }
   }
 
+  /// Calls `handler`, turning a thrown error into its JSON answer, given at once.
+  static func run(_ handler: EagerHandler, _ request: Request) -> EagerResponse {
+    do {
+      return try handler(request)
+    } catch {
+      return .now(answer(for: error))
+    }
+  }
+
+  /// Runs the rest of an ``EagerHandler``'s work, turning thrown errors into JSON answers.
+  static func run(_ rest: @Sendable () async throws -> Response) async -> Response {
+    do {
+      return try await rest()
+    } catch {
+      return answer(for: error)
+    }
+  }
+
   private static func answer(for error: any Error) -> Response {
     if let error = error as? HTTPError { return error.response }
     return HTTPError(status: 500, code: "internal_error", message: "The server failed to handle the request.")
@@ -263,13 +324,17 @@ public struct Router: Sendable {
     case handler(Handler, parameters: [String: String], Placement)
     /// Call this handler now, on the event loop, with the request, given these parameters.
     case immediate(ImmediateHandler, parameters: [String: String])
+    /// Call this handler now, on the event loop, and run what it leaves in a task there.
+    case eager(EagerHandler, parameters: [String: String])
     /// Answer this at once.
     case answer(Response)
 
     init(_ responder: Responder, _ parameters: [String: String], _ placement: Placement) {
       switch (responder, placement) {
       case (.immediate(let handler), .eventLoop): self = .immediate(handler, parameters: parameters)
-      case (.immediate, .sharedPool): self = .handler(responder.asAsync, parameters: parameters, placement)
+      case (.immediate, .sharedPool), (.eager, .sharedPool):
+        self = .handler(responder.asAsync, parameters: parameters, placement)
+      case (.eager(let handler), .eventLoop): self = .eager(handler, parameters: parameters)
       case (.async(let handler), _): self = .handler(handler, parameters: parameters, placement)
       }
     }

@@ -249,6 +249,15 @@ final class Connection: @unchecked Sendable {
       deliver(response)
     case .immediate(let handler, let parameters):
       deliver(Router.run(handler, routedRequest(head, target, body, parameters)))
+    case .eager(let handler, let parameters):
+      switch Router.run(handler, routedRequest(head, target, body, parameters)) {
+      case .now(let response):
+        deliver(response)
+      case .later(let rest):
+        requestTask = Task(executorPreference: loop.executor) {
+          self.deliver(await Router.run(rest))
+        }
+      }
     case .handler(let handler, let parameters, let placement):
       let request = routedRequest(head, target, body, parameters)
       inFlight?.placement = placement

@@ -9,7 +9,7 @@ extension SessionHost {
   public func addRoutes(to router: inout Router) {
     router.post("/api/sessions") { [self] request in try await createSession(request) }
     router.get("/api/sessions/{id}") { [self] request in try await state(request) }
-    router.post("/api/sessions/{id}/actions") { [self] request in try await actions(request) }
+    router.post("/api/sessions/{id}/actions") { [self] request in try actions(request) }
     router.get("/api/sessions/{id}/events") { [self] request in try await events(request) }
     router.delete("/api/sessions/{id}") { [self] request in try await delete(request) }
     router.post("/api/sessions/{id}/tickets") { [self] request in try await issueTicket(request) }
@@ -56,31 +56,81 @@ extension SessionHost {
   }
 
   /// `POST /api/sessions/{id}/actions`: one action or an array, all or none; 202 `{"version"}`.
-  private func actions(_ request: Request) async throws -> Response {
+  /// Answered at once, on the event loop, when the session is live here, the request has no
+  /// `Idempotency-Key` and waits for no effects, and its version may be shown already; what
+  /// else needs waiting (a session brought back, a key, a save, a cluster) finishes in a task.
+  private func actions(_ request: Request) throws -> EagerResponse {
     let started = ContinuousClock.now
     do {
-      let response = try await applyActions(request)
-      if response.status >= 400 {
-        metrics.actionRequestsRejected.add(1, ordering: .relaxed)
-      } else {
-        metrics.actionLatency.observe((ContinuousClock.now - started).secondsValue)
+      let key = try checkActionsRequest(request)
+      guard key == nil, cluster == nil, reducerThreads == nil, let session = try enteredLiveSession(request) else {
+        return .later { [self] in try await counted(since: started) { try await applyActions(request, key: key) } }
       }
-      return response
+      let sent: SentActions
+      do {
+        sent = try send(request, to: session)
+      } catch {
+        session.exit()
+        throw error
+      }
+      guard sent.effects.isEmpty, session.isPublishable(sent.applied.version) else {
+        return .later { [self] in
+          try await counted(since: started) {
+            defer { session.exit() }
+            return try await answer(sent, in: session)
+          }
+        }
+      }
+      session.exit()
+      return .now(counted(sent.applied.response, since: started))
     } catch {
       metrics.actionRequestsRejected.add(1, ordering: .relaxed)
       throw error
     }
   }
 
-  private func applyActions(_ request: Request) async throws -> Response {
+  /// `response` to an actions request made at `started`, counted in the metrics: its
+  /// latency, or a rejection.
+  private func counted(_ response: Response, since started: ContinuousClock.Instant) -> Response {
+    if response.status >= 400 {
+      metrics.actionRequestsRejected.add(1, ordering: .relaxed)
+    } else {
+      metrics.actionLatency.observe((ContinuousClock.now - started).secondsValue)
+    }
+    return response
+  }
+
+  /// The answer `respond` gives an actions request made at `started`, counted in the
+  /// metrics, as is a thrown error.
+  private func counted(
+    since started: ContinuousClock.Instant, _ respond: () async throws -> Response
+  ) async throws -> Response {
+    do {
+      return counted(try await respond(), since: started)
+    } catch {
+      metrics.actionRequestsRejected.add(1, ordering: .relaxed)
+      throw error
+    }
+  }
+
+  /// Checks what an actions request can be refused for before its session is found: its
+  /// media type, its size, its `Idempotency-Key` (returned), and storage taking changes.
+  private func checkActionsRequest(_ request: Request) throws -> String? {
     guard request.hasJSONContentType else { throw HTTPError.unsupportedMediaType() }
     let limits = configuration.limits
     guard request.body.count <= limits.maxActionBodyBytes else {
       throw HTTPError.payloadTooLarge(
         "An actions body may hold at most \(limits.maxActionBodyBytes) bytes.")
     }
-    var key = try IdempotencyKey.of(request)
+    let key = try IdempotencyKey.of(request)
     try checkStorageTakesChanges()
+    return key
+  }
+
+  /// Places the request's session, here or in another process of the cluster, and applies
+  /// the actions there.
+  private func applyActions(_ request: Request, key: String?) async throws -> Response {
+    var key = key
     let deadline = ContinuousClock.now + (cluster.map { $0.leaseDuration * 2 } ?? .zero)
     while true {
       let session: Session<State, Action>
@@ -110,16 +160,20 @@ extension SessionHost {
   /// Applies the request's actions to `session`, served here, and answers once their
   /// version is publishable (with strict durability, saved).
   private func apply(_ request: Request, key: String?, to session: Session<State, Action>) async throws -> Response {
-    guard let key else {
-      let applied = await waitForEffectsIfAsked(try await sendActions(request, to: session), in: session)
-      do {
-        try await session.waitUntilPublishable(applied.version)
-      } catch {
-        throw saveFailed(session, error: error)
-      }
-      return applied.response
-    }
+    guard let key else { return try await answer(try await sendActions(request, to: session), in: session) }
     return try await answerOnce(request, key: key, session: session)
+  }
+
+  /// The answer to actions `sent` to `session` without a key, once the effects the request
+  /// asked to wait for finished and its version is publishable.
+  private func answer(_ sent: SentActions, in session: Session<State, Action>) async throws -> Response {
+    let applied = await waitForEffectsIfAsked(sent, in: session)
+    do {
+      try await session.waitUntilPublishable(applied.version)
+    } catch {
+      throw saveFailed(session, error: error)
+    }
+    return applied.response
   }
 
   /// ``send(_:to:)``, on a reducer thread in a cluster: a reducer there may wait for the
@@ -276,9 +330,22 @@ extension SessionHost {
   /// from storage if it rests there.
   /// - Throws: 503 `session_unreadable` for a session this build cannot read.
   func authorizedSession(_ request: Request) async throws -> Session<State, Action> {
+    try await liveSession(try authorizedID(request))
+  }
+
+  /// The id of the session the path names, once the request proved it may use it.
+  private func authorizedID(_ request: Request) throws -> SessionID {
     guard let id = request.parameters["id"].flatMap(SessionID.init) else { throw HTTPError.sessionNotFound() }
     _ = try Authentication.authenticate(request, for: id, with: tokenSigner)
-    return try await liveSession(id)
+    return id
+  }
+
+  /// The session the path names, with the request counted in (``Session/enter()``), when it
+  /// is live here, once the request proved it may use it; `nil` when it rests, is being
+  /// brought back or is leaving (``enteredSession(_:)`` waits for those).
+  private func enteredLiveSession(_ request: Request) throws -> Session<State, Action>? {
+    guard let session = session(try authorizedID(request)), session.enter() else { return nil }
+    return session
   }
 
   /// ``authorizedSession(_:)``, with the request counted in (``Session/enter()``): a session

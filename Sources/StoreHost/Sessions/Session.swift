@@ -314,6 +314,11 @@ final class Session<State: Codable & Equatable & Sendable, Action: Encodable & S
     }
   }
 
+  /// Whether `version` may be shown to clients already (see ``waitUntilPublishable(_:)``).
+  func isPublishable(_ version: Int) -> Bool {
+    publishing.withLock { $0.publishLimit >= version }
+  }
+
   /// Returns once `version` may be shown to clients: a durable save reserved it (with
   /// strict durability, it is durable itself). Throws when the save that would have
   /// reserved it failed.

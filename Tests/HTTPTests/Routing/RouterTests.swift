@@ -102,6 +102,59 @@ private func errorCode(_ response: Response) -> String? {
     }
   }
 
+  @Test func anEagerHandlerAnswersAtOnceOrLeavesTheRestToATask() async {
+    var router = Router()
+    router.post("/items/{id}") { request throws -> EagerResponse in
+      switch request.parameters["id"] {
+      case "now": return .now(.text("now"))
+      case "refused": throw HTTPError(status: 409, code: "conflict", message: "Not now.")
+      default:
+        return .later {
+          await Task.yield()
+          if request.parameters["id"] == "failing" { throw HTTPError(status: 503, code: "later", message: "Later.") }
+          return .text("later")
+        }
+      }
+    }
+    router.post("/pooled", runsOn: .sharedPool) { _ throws -> EagerResponse in .now(.text("pooled")) }
+    guard case .eager(let handler, let parameters) = router.resolve(method: "POST", path: "/items/now") else {
+      Issue.record("an eager handler was not called on the loop")
+      return
+    }
+    var request = Request(method: "POST", path: "/items/now")
+    request.parameters = parameters
+    guard case .now(let response) = Router.run(handler, request) else {
+      Issue.record("an answer given at once was left to a task")
+      return
+    }
+    #expect(text(response) == "now")
+    request.parameters = ["id": "refused"]
+    guard case .now(let refusal) = Router.run(handler, request) else {
+      Issue.record("a thrown error was not answered at once")
+      return
+    }
+    #expect(refusal.status == 409)
+    #expect(errorCode(refusal) == "conflict")
+    request.parameters = ["id": "waiting"]
+    guard case .later(let rest) = Router.run(handler, request) else {
+      Issue.record("the work left was not given back")
+      return
+    }
+    #expect(text(await Router.run(rest)) == "later")
+    #expect(text(await router.respond(to: Request(method: "POST", path: "/items/waiting"))) == "later")
+    #expect(errorCode(await router.respond(to: Request(method: "POST", path: "/items/failing"))) == "later")
+    #expect(text(await router.respond(to: Request(method: "POST", path: "/items/now"))) == "now")
+    guard case .handler(_, _, .sharedPool) = router.resolve(method: "POST", path: "/pooled") else {
+      Issue.record("a pooled eager handler was not sent to the pool")
+      return
+    }
+    #expect(text(await router.respond(to: Request(method: "POST", path: "/pooled"))) == "pooled")
+    guard case .eager = router.copiedForOneLoop().resolve(method: "POST", path: "/items/x") else {
+      Issue.record("a loop's copy changed an eager handler's kind")
+      return
+    }
+  }
+
   @Test func anImmediateFallbackTakesUnroutedPaths() async {
     var router = self.router
     router.setFallback { request in .text("fallback \(request.path)") }
