@@ -84,8 +84,11 @@ final class WriteQueue: Sendable {
   /// `false` (and fails the waiter) once closed.
   @discardableResult
   func enqueue(_ id: SessionID, _ change: PendingChange, waiter: Waiter?, urgent: Bool = true) -> Bool {
-    enqueue { state in
-      state.batch.changes[id] = state.batch.changes[id].map { $0.merged(with: change) } ?? change
+    // The change this one replaces, with the state it holds, is let go after the lock.
+    var replaced: PendingChange?
+    let enqueued = enqueue { state in
+      let merged = state.batch.changes[id].map { $0.merged(with: change) } ?? change
+      replaced = state.batch.changes.updateValue(merged, forKey: id)
       if let waiter { state.batch.changeWaiters[id, default: []].append(waiter) }
       if waiter != nil && urgent {
         state.batch.urgentWaiters += 1
@@ -98,6 +101,8 @@ final class WriteQueue: Sendable {
     } orFail: {
       waiter?.resume(throwing: $0)
     }
+    _ = replaced.take()
+    return enqueued
   }
 
   /// Has the next batch forget the answers given before `date`.

@@ -616,9 +616,22 @@ final class Session<State: Codable & Equatable & Sendable, Action: Encodable & S
       return nil
     }
     if let brokenBy { return completion?(brokenBy) ?? () }
-    persistence.save(save) { [weak self] error in
-      self?.didCommit(save, error: error)
+    persistence.save(save) { [weak self, commit = SaveCommit(save)] error in
+      self?.didCommit(commit, error: error)
       completion?(error)
+    }
+  }
+
+  /// What ``didCommit(_:error:)`` needs of a save. Not the save itself: its state, let go
+  /// once a newer save replaces it in the persistence's queue, would be kept until the
+  /// commit, and freed on the writer's thread.
+  private struct SaveCommit: Sendable {
+    let version: Int
+    let reservedVersion: Int
+    let didCommitHistory: (@Sendable () -> Void)?
+
+    init(_ save: SessionSave) {
+      (version, reservedVersion, didCommitHistory) = (save.version, save.reservedVersion, save.didCommitHistory)
     }
   }
 
@@ -630,7 +643,7 @@ final class Session<State: Codable & Equatable & Sendable, Action: Encodable & S
   /// reach clients once storage recovers. In a cluster, a failure waits for the saves queued
   /// after it, which cover its versions too: once none is left and none made it good, saving
   /// stops and every waiter fails.
-  private func didCommit(_ save: SessionSave, error: (any Error)?) {
+  private func didCommit(_ save: SaveCommit, error: (any Error)?) {
     // A save refused because another process owns the session now says nothing of storage.
     if !(error is SessionOwnershipLost) { storageHealth?.record(error) }
     if error == nil {
