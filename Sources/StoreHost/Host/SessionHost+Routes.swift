@@ -210,6 +210,10 @@ extension SessionHost {
         retryAfter: .seconds(1),
         "This session runs \(limits.maxRunningEffectsPerSession) effects already; wait for some to finish.")
     }
+    // A request's actions are saved once, at their last version, not once per action.
+    let savesOnce = actions.count > 1
+    if savesOnce { session.holdSaves() }
+    defer { if savesOnce { session.releaseSaves() } }
     let batch = session.applyingBatch { () -> ([StoreTask], HTTPError?, Int) in
       var tasks: [StoreTask] = []
       for (index, action) in actions.enumerated() {

@@ -361,8 +361,9 @@ final class Session<State: Codable & Equatable & Sendable, Action: Encodable & S
   /// Holds this session's saves back until ``releaseSaves()``: a request with an
   /// `Idempotency-Key` holds them from before its first action until its answer is
   /// recorded, so the answer is written in the same save as the state it reports, never a
-  /// state without its answer. Versions made meanwhile are still published as far as the
-  /// reservation allows.
+  /// state without its answer; a request of several actions holds them while it applies
+  /// them, so they are saved once. Versions made meanwhile are still published as far as
+  /// the reservation allows.
   func holdSaves() {
     publishing.withLock { $0.saveHolds += 1 }
   }

@@ -1,6 +1,5 @@
 import ComposableArchitecture
 import Foundation
-import Synchronization
 import Testing
 
 @testable import StoreHost
@@ -27,31 +26,6 @@ private struct Board {
       }
     }
   }
-}
-
-/// The versions saved, per session, passed on to memory.
-private final class RecordingPersistence: SessionPersistence {
-  let stored = InMemorySessionPersistence()
-  let saved = Mutex<[SessionID: [Int]]>([:])
-
-  func loadAll() async throws -> [SessionSnapshot] { try await stored.loadAll() }
-  func load(_ id: SessionID) async throws -> SessionSnapshot? { try await stored.load(id) }
-  func sessions(lastActiveIn range: Range<Date>, savedThroughStateVersion stateVersion: Int, limit: Int)
-    async throws -> [SessionID]
-  {
-    try await stored.sessions(lastActiveIn: range, savedThroughStateVersion: stateVersion, limit: limit)
-  }
-  func save(_ save: SessionSave) async throws {
-    saved.withLock { $0[save.id, default: []].append(save.version) }
-    try await stored.save(save)
-  }
-  func reserve(_ reservations: [SessionReservation]) async throws { try await stored.reserve(reservations) }
-  func delete(_ id: SessionID) async throws { try await stored.delete(id) }
-  func forgetAnswers(answeredBefore date: Date) async throws { try await stored.forgetAnswers(answeredBefore: date) }
-  func flush() async throws { try await stored.flush() }
-  func close() async throws { try await stored.close() }
-
-  func versions(_ id: SessionID) -> [Int] { saved.withLock { $0[id] ?? [] } }
 }
 
 @Suite struct SharedChangeSaveTests {
