@@ -110,19 +110,19 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
   private func reduceQueue(startingWith action: Action, origin: ActionOrigin) -> StoreTask {
     defer { actionObserver?.didReduceSend() }
     let previous: SnapshotStorage<State>? = isDuplicate == nil ? nil : storage
-    queue.append(action)
-    var index = 0
     DependencyValues.$current.withValue(dependencies) {
       CancellationScope.$current.withValue(reducingScope) {
+        reduceOne(action, origin: origin)
+        // The actions its `.send` effects queued, and theirs, in order. Most sends queue
+        // none, and touch the queue (an array of a generic element) not at all.
+        var index = 0
         while index < queue.count {
-          actionObserver?.willReduce(queue[index], origin: index == 0 ? origin : .queued)
-          let effect = storage.withUniqueState { reduce(&$0, queue[index]) }
+          reduceOne(queue[index], origin: .queued)
           index += 1
-          start(effect, cancelIDs: [])
         }
       }
     }
-    queue.removeAll(keepingCapacity: true)
+    if !queue.isEmpty { queue.removeAll(keepingCapacity: true) }
     defer {
       if !started.isEmpty { started.removeAll(keepingCapacity: true) }
       if !cancelling.isEmpty { cancelling.removeAll(keepingCapacity: true) }
@@ -151,6 +151,13 @@ final class RootCore<State: Sendable, Action: Sendable>: StoreCore<State, Action
       publish(next)
     }
     return finish()
+  }
+
+  /// Reduces one action and starts its effect. Called with `lock` held.
+  private func reduceOne(_ action: Action, origin: ActionOrigin) {
+    actionObserver?.willReduce(action, origin: origin)
+    let effect = storage.withUniqueState { reduce(&$0, action) }
+    start(effect, cancelIDs: [])
   }
 
   /// Applies the cancellations the current `send` asked for; its tasks. Called with `lock` held.
