@@ -18,11 +18,13 @@ enum Transport {
     return false
   }
 
-  /// Reads into `buffer`: `.processed(0)` means the peer closed.
+  /// Reads into `buffer`: `.processed(0)` means the peer closed. A plain socket is read
+  /// with `recv`, which goes to the socket directly where `read` passes through the file
+  /// layer first.
   func read(fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> IOResult<Int> {
     switch self {
     case .plain:
-      return try syscall("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+      return try syscall("recv") { recv(fd, buffer.baseAddress, buffer.count, 0) }
     case .tls(let ssl):
       ERR_clear_error()
       let count = SSL_read(ssl, buffer.baseAddress, Int32(buffer.count))
