@@ -184,28 +184,41 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     }
   }
 
-  /// Starts the housekeeping that keeps memory for active sessions, checking every tenth of
-  /// ``SessionLimits/restAfter`` (or of ``SessionLimits/idleTimeout``, if shorter): sessions idle for that long (no request, no open stream,
-  /// no running effect) go to rest in storage; sessions idle for longer than
-  /// ``SessionLimits/idleTimeout`` end, in memory or in storage; and stored answers older
-  /// than ``SessionLimits/idempotencyKeyLifetime`` are forgotten. In a cluster, idle sessions
-  /// are given up instead, and deleted once no process serves them.
+  /// Starts the housekeeping that keeps memory for active sessions. Every tenth of
+  /// ``SessionLimits/restAfter`` (or of ``SessionLimits/idleTimeout``, if shorter), sessions
+  /// in memory idle for that long (no request, no open stream, no running effect) go to rest
+  /// in storage, and those idle for longer than ``SessionLimits/idleTimeout`` end. Every
+  /// tenth of ``SessionLimits/idleTimeout`` (or of ``SessionLimits/idempotencyKeyLifetime``,
+  /// if shorter), and no more often, storage is swept: stored sessions idle for longer than
+  /// ``SessionLimits/idleTimeout`` end, and stored answers older than
+  /// ``SessionLimits/idempotencyKeyLifetime`` are forgotten. In a cluster, idle sessions are
+  /// given up instead, and deleted once no process serves them.
   /// A host that keeps no history (``SessionHostConfiguration/historyLength`` 0) first
   /// deletes any history stored while it was kept, trying again on each check until it did.
   /// While writes to storage fail, storage is probed until they work again.
   public func startEvictingIdleSessions() {
     let limits = configuration.limits
     let interval = max(min(limits.restAfter, limits.idleTimeout) / 10, .milliseconds(100))
+    // Sweeping storage reads and writes the database; a fraction of the limits it keeps is
+    // precise enough, and an idle server then wakes its storage once a minute, not every few
+    // seconds.
+    let sweepInterval = max(interval, min(limits.idleTimeout, limits.idempotencyKeyLifetime) / 10)
     let keepsHistory = configuration.historyLength > 0
     let task = Task { [weak self] in
       var historyDeleted = keepsHistory
+      var lastSweep = ContinuousClock.now
       while !Task.isCancelled {
         if !historyDeleted, let self { historyDeleted = (try? await persistence.deleteAllHistory()) != nil }
         try? await Task.sleep(for: interval)
         guard let self else { return }
-        await evictIdleSessions()
-        let lifetime = configuration.limits.idempotencyKeyLifetime.secondsValue
-        try? await persistence.forgetAnswers(answeredBefore: Date().addingTimeInterval(-lifetime))
+        let now = ContinuousClock.now
+        let sweeps = now - lastSweep >= sweepInterval
+        if sweeps { lastSweep = now }
+        await evictIdleSessions(now: now, sweepingStorage: sweeps)
+        if sweeps {
+          let lifetime = configuration.limits.idempotencyKeyLifetime.secondsValue
+          try? await persistence.forgetAnswers(answeredBefore: Date().addingTimeInterval(-lifetime))
+        }
       }
     }
     evictionTask.withLock { $0 = task }
@@ -245,12 +258,18 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
   /// gives up those idle for ``SessionLimits/idleTimeout`` and deletes the stored ones that
   /// no process serves (``SessionCluster/deleteExpired(idleFor:stateVersion:limit:)``).
   public func evictIdleSessions(now: ContinuousClock.Instant = .now) async {
+    await evictIdleSessions(now: now, sweepingStorage: true)
+  }
+
+  /// Evicts the idle sessions in memory; with `sweepingStorage`, also those idle in storage.
+  private func evictIdleSessions(now: ContinuousClock.Instant, sweepingStorage: Bool) async {
     let limits = configuration.limits
     let expired = allSessions.filter { $0.events.clientCount == 0 && now - $0.lastActiveInstant > limits.idleTimeout }
     for session in expired {
       if cluster != nil { await depart(session, to: nil) } else { await end(session) }
     }
     if let cluster {
+      guard sweepingStorage else { return }
       let deleted = try? await cluster.deleteExpired(
         idleFor: limits.idleTimeout, stateVersion: SavedState.version(of: State.self), limit: 1000)
       metrics.sessionsEnded.add(deleted?.count ?? 0, ordering: .relaxed)
@@ -259,7 +278,7 @@ where State: Codable & Equatable & Sendable, Action: Codable & Sendable {
     // While writes fail, sessions stay live: a rest would only find it cannot save them.
     guard !storageHealth.isFailing else { return }
     for session in allSessions where session.isIdle(for: limits.restAfter, now: now) { await rest(session) }
-    await endExpiredRestingSessions()
+    if sweepingStorage { await endExpiredRestingSessions() }
   }
 
   /// Stops evicting, ends every session with its final state saved (so each goes on from

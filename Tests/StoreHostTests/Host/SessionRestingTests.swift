@@ -18,6 +18,23 @@ private func host(
 }
 
 @Suite struct SessionRestingTests {
+  @Test func housekeepingRestsIdleSessionsOnEachPassAndSweepsStorageRarely() async throws {
+    let persistence = RecordingPersistence()
+    // A pass every 100 ms; storage swept every tenth of the answers' 10 minutes at most.
+    let host = try host(persistence, restAfter: .milliseconds(300))
+    host.startEvictingIdleSessions()
+    defer { Task { await host.shutdown() } }
+    let session = try await host.createSession()
+
+    try await waitUntil { host.sessionCount == 0 }
+    #expect(try await persistence.load(session.id) != nil)
+    #expect(persistence.sweeps.withLock { $0 } == (0, 0), "passes that rest sessions leave storage alone")
+
+    // Asked directly, a pass sweeps storage too.
+    await host.evictIdleSessions()
+    #expect(persistence.sweeps.withLock { $0.expiredSessionQueries } == 1)
+  }
+
   @Test func anIdleSessionRestsAndComesBackAtItsVersionWithItsAnswers() async throws {
     let persistence = InMemorySessionPersistence()
     let host = try host(persistence)

@@ -10,17 +10,6 @@ private struct DiskFull: Error, CustomStringConvertible {
   var description: String { "No space left on device" }
 }
 
-private struct TimedOut: Error {}
-
-/// Waits until `condition` holds, for at most `timeout`.
-private func waitUntil(timeout: Duration = .seconds(5), _ condition: () -> Bool) async throws {
-  let deadline = ContinuousClock.now + timeout
-  while !condition() {
-    guard ContinuousClock.now < deadline else { throw TimedOut() }
-    try await Task.sleep(for: .milliseconds(10))
-  }
-}
-
 /// Sessions in memory, on a disk the test fills and frees: while full, every write throws.
 private final class FillableDisk: SessionPersistence {
   private let stored = InMemorySessionPersistence()
