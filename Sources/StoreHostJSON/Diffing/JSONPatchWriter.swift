@@ -30,11 +30,8 @@ public struct JSONPatchWriter {
   /// bytes: whether it may still have changed (it reads, through a reference, a value that
   /// changed), given its type and its bytes. `nil`: it may.
   private let sameBytesMayHideChanges: ((Any.Type, UnsafeRawPointer) -> Bool)?
-  /// The answers of `equalityMayHideChanges` so far: a state has few distinct types.
-  private var hidingAnswers: [(type: ObjectIdentifier, hides: Bool)] = []
   /// The JSON Pointer of the part being diffed, escaped for the inside of a JSON string.
   private var path: [UInt8] = []
-  private var pathStarts: [Int] = []
   /// Members present in the old and new version of each object being diffed.
   private var memberCounts: [(old: Int, new: Int)] = []
 
@@ -46,6 +43,9 @@ public struct JSONPatchWriter {
   ///   - sameBytesMayHideChanges: For a value of such a type that has the same bytes in both
   ///     versions, given its type and its bytes: whether it may have changed all the same
   ///     (what it reads through a reference changed). `nil`: such values are always diffed.
+  ///
+  /// `equalityMayHideChanges` is asked about a type each time a value of that type is
+  /// compared, so it should answer quickly (from a cache, say).
   public init(
     oldContext: (any Sendable)? = nil, newContext: (any Sendable)? = nil,
     equalityMayHideChanges: ((Any.Type) -> Bool)? = nil,
@@ -58,14 +58,11 @@ public struct JSONPatchWriter {
     // Room for the paths and objects of a state a few levels deep, made once rather than
     // grown as the diff goes down.
     path.reserveCapacity(Self.reservedPathBytes)
-    pathStarts.reserveCapacity(Self.reservedDepth)
     memberCounts.reserveCapacity(Self.reservedDepth)
   }
 
   private static let reservedPathBytes = 64
   private static let reservedDepth = 8
-  /// Room for the answers of `equalityMayHideChanges`, made once at the first.
-  private static let reservedTypeAnswers = 8
   /// The room the first operation makes for the operations, rather than growing as it writes.
   private static let reservedOperationBytes = 256
 
@@ -105,14 +102,8 @@ public struct JSONPatchWriter {
     }
   }
 
-  @usableFromInline mutating func mayHideChanges(_ type: Any.Type) -> Bool {
-    guard let equalityMayHideChanges else { return false }
-    let id = ObjectIdentifier(type)
-    if let known = hidingAnswers.first(where: { $0.type == id }) { return known.hides }
-    let hides = equalityMayHideChanges(type)
-    if hidingAnswers.isEmpty { hidingAnswers.reserveCapacity(Self.reservedTypeAnswers) }
-    hidingAnswers.append((id, hides))
-    return hides
+  @usableFromInline func mayHideChanges(_ type: Any.Type) -> Bool {
+    equalityMayHideChanges?(type) ?? false
   }
 
   /// The old value's JSON.
@@ -361,28 +352,28 @@ public struct JSONPatchWriter {
   // MARK: Paths and operations
 
   @usableFromInline mutating func nested<R>(_ name: StaticString, _ body: (inout JSONPatchWriter) throws -> R) rethrows -> R {
-    pathStarts.append(path.count)
+    let start = path.count
     path.append(UInt8(ascii: "/"))
     name.withUTF8Buffer { path.append(contentsOf: $0) }
-    defer { path.removeSubrange(pathStarts.removeLast()...) }
+    defer { path.removeSubrange(start...) }
     return try body(&self)
   }
 
   private mutating func nested<R>(token: String, _ body: (inout JSONPatchWriter) throws -> R) rethrows -> R {
-    pathStarts.append(path.count)
+    let start = path.count
     path.append(UInt8(ascii: "/"))
     var escaped: [UInt8] = []
     JSONStringText.appendPointerToken(token, to: &escaped)
     escaped.withUnsafeBufferPointer { JSONStringText.appendEscaped($0, to: &path) }
-    defer { path.removeSubrange(pathStarts.removeLast()...) }
+    defer { path.removeSubrange(start...) }
     return try body(&self)
   }
 
   private mutating func nested<R>(index: Int, _ body: (inout JSONPatchWriter) throws -> R) rethrows -> R {
-    pathStarts.append(path.count)
+    let start = path.count
     path.append(UInt8(ascii: "/"))
     JSONNumberText.appendDecimal(Int64(index), to: &path)
-    defer { path.removeSubrange(pathStarts.removeLast()...) }
+    defer { path.removeSubrange(start...) }
     return try body(&self)
   }
 
