@@ -69,10 +69,8 @@ class Server:
         self.process.wait()
 
     def cpu_seconds(self):
-        """User plus system CPU of every thread of the server, from /proc/PID/stat."""
-        with open(f"/proc/{self.process.pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        """The CPU time of the server (see process_cpu_seconds)."""
+        return process_cpu_seconds(self.process.pid)
 
     def rss_kib(self):
         with open(f"/proc/{self.process.pid}/status") as status:
@@ -166,6 +164,13 @@ class Drain(threading.Thread):
     def stop(self):
         self.running = False
         self.join()
+
+
+def process_cpu_seconds(pid):
+    """The CPU time of process `pid`, every thread it ran included (those that ended too),
+    to the nanosecond: its process CPU clock (clock_getcpuclockid), whose id Linux makes
+    from the pid."""
+    return time.clock_gettime(((~pid) << 3) | 2)
 
 
 def percentile(values, fraction):

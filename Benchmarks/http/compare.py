@@ -13,7 +13,8 @@ Figures:
 - requests/s with wrk (64 keep-alive connections) for each work, and the ratio;
 - Counter actions/s on the demo (64 sessions on 64 connections) against its own tiny GETs;
 - each server's CPU per request at a fixed 100, 1,000 and 10,000 requests/s (wrk paced
-  by wrk_paced.lua), from the CPU time of all its threads (/proc/PID/task/*/schedstat);
+  by wrk_paced.lua), from the CPU time of its processes (each one's CPU clock: every thread,
+  those that ended included);
 - each server's CPU over 5 idle seconds.
 
 Usage: compare.py STOREHOST_BINARY [--seconds 5] [--rounds 3] [--only NAME ...] [--storehost-flags '...']
@@ -140,16 +141,8 @@ def children(pid):
 
 
 def cpu_seconds(server):
-    """The CPU time of every thread of the server's processes, in nanoseconds' precision."""
-    total = 0
-    for pid in server.pids():
-        for path in glob.glob(f"/proc/{pid}/task/*/schedstat"):
-            try:
-                with open(path) as file:
-                    total += int(file.read().split()[0])
-            except OSError:
-                pass
-    return total / 1e9
+    """The CPU time of the server's processes, every thread they ran included."""
+    return sum(bench.process_cpu_seconds(pid) for pid in server.pids())
 
 
 def wrk(url, connections, seconds, script=None, script_args=(), threads=None):
