@@ -37,7 +37,6 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(HERE, "..", "changes"))
 import bench  # noqa: E402  (the Server and Client helpers)
 
-UNLIMITED = ["--actions-per-second", "1000000", "--action-burst", "1000000"]
 BIG_FILE = "big.bin"
 # (requests/s, connections): each connection waits connections * 1000 / rate ms.
 RATES = [(100, 10), (1000, 10), (10000, 100)]
@@ -202,7 +201,7 @@ def main():
     bench.wait_for_quiet_machine()
     wanted = set(args.only or ["healthz", "index", "big", "actions", "rates", "idle"])
     public = public_copy()
-    storehost = Storehost(args.binary, *UNLIMITED, "--public", public, *args.storehost_flags.split()).start()
+    storehost = Storehost(args.binary, *bench.UNLIMITED, "--public", public, *args.storehost_flags.split()).start()
     nginx = Nginx(public, security_headers(storehost.port)).start()
     servers = {"nginx": nginx, "storehost": storehost}
     works = {"healthz": "/healthz", "index": "/index.html", "big": "/" + BIG_FILE}

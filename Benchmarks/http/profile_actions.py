@@ -17,8 +17,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "changes"))
 import bench  # noqa: E402
 
-UNLIMITED = ["--actions-per-second", "1000000", "--action-burst", "1000000"]
-
 
 def main():
     parser = argparse.ArgumentParser()
@@ -28,7 +26,7 @@ def main():
     parser.add_argument("--path", default=None)
     args = parser.parse_args()
     bench.wait_for_quiet_machine()
-    server = bench.Server(args.binary, *UNLIMITED).start()
+    server = bench.Server(args.binary, *bench.UNLIMITED).start()
     work = tempfile.mkdtemp(prefix="profile-actions-")
     try:
         lines = bench.counter_action_lines(bench.Client(server.port))

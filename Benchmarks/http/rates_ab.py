@@ -26,7 +26,7 @@ def main():
     parser.add_argument("--seconds", type=int, default=6)
     args = parser.parse_args()
     bench.wait_for_quiet_machine()
-    servers = {name: compare.Storehost(binary, *compare.UNLIMITED).start()
+    servers = {name: compare.Storehost(binary, *bench.UNLIMITED).start()
                for name, binary in (("before", args.before), ("after", args.after))}
     cpu = {name: [] for name in servers}
     try:

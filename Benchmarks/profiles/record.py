@@ -22,15 +22,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "changes"))
 import bench  # noqa: E402
 
-UNLIMITED = ["--actions-per-second", "1000000", "--action-burst", "1000000"]
-
 
 def perf_command(pid, out, frequency):
     return ["perf", "record", "-q", "-F", str(frequency), "--call-graph", "dwarf,16384", "-o", out, "-p", str(pid)]
 
 
 def actions(args):
-    server = bench.Server(args.binary, *UNLIMITED, *args.storehost_flags.split()).start()
+    server = bench.Server(args.binary, *bench.UNLIMITED, *args.storehost_flags.split()).start()
     try:
         lines = bench.counter_action_lines(bench.Client(server.port))
         url = f"http://127.0.0.1:{server.port}"
