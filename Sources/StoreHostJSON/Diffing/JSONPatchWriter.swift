@@ -77,7 +77,7 @@ public struct JSONPatchWriter {
 
   /// Whether `old` and `new` certainly have the same JSON: the same bytes (a part the
   /// change left alone still shares its buffers), or else equal by `==`.
-  @inlinable public mutating func isUnchanged<Value: Equatable>(_ old: Value, _ new: Value) -> Bool {
+  @inlinable public func isUnchanged<Value: Equatable>(_ old: Value, _ new: Value) -> Bool {
     if Self.haveSameBytes(old, new) { return !mayHideChanges(Value.self) || !mayHaveChangedDespiteSameBytes(new) }
     return !mayHideChanges(Value.self) && old == new
   }
